@@ -1,0 +1,3 @@
+import httpware from '../dist/index.cjs';
+
+export const { logger, parsers, HttpwareError, isHttpwareError, errorKinds } = httpware;

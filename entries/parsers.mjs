@@ -1,0 +1,5 @@
+import httpware from '../dist/index.cjs';
+
+export const parsers = httpware.parsers;
+export const { json, raw, text, urlencoded } = httpware.parsers;
+export default parsers;

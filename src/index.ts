@@ -1,0 +1,8 @@
+// The package's root entry: re-exports only.
+
+export type * from './errors.js';
+export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
+export { logger } from './logger/index.js';
+export type * from './logger/types.js';
+export { parsers } from './parsers/index.js';
+export type * from './parsers/types.js';

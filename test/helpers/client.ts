@@ -1,0 +1,151 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { TestServer } from './server.js';
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: Buffer;
+  readonly text: string;
+}
+
+export interface SendOptions {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string | number | readonly string[]>;
+  /** Sent as is; an array is written chunk by chunk (with `chunkDelayMs` between chunks). */
+  body?: string | Buffer | ReadonlyArray<string | Buffer>;
+  chunkDelayMs?: number;
+  /** Basic auth as `user:password`. */
+  auth?: string;
+}
+
+/**
+ * One request with Node's own client: no automatic headers besides Host and Connection, no
+ * keep-alive between tests. A body given as a string or Buffer gets a Content-Length unless
+ * the test sets its own length or transfer-encoding header.
+ */
+export function send(server: TestServer, options: SendOptions = {}): Promise<Reply> {
+  const url = new URL(options.path ?? '/', server.origin);
+  const client = url.protocol === 'https:' ? https : http;
+  const headers: Record<string, string | number | readonly string[]> = { ...options.headers };
+  const body = options.body;
+  const lowerNames = Object.keys(headers).map((k) => k.toLowerCase());
+  if (
+    (typeof body === 'string' || Buffer.isBuffer(body)) &&
+    !lowerNames.includes('content-length') &&
+    !lowerNames.includes('transfer-encoding')
+  ) {
+    headers['content-length'] = Buffer.byteLength(body);
+  }
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: headers as http.OutgoingHttpHeaders,
+        agent: false,
+        rejectUnauthorized: false,
+        ...(options.auth === undefined ? {} : { auth: options.auth }),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const buffer = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: buffer,
+            text: buffer.toString('utf8'),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    void (async () => {
+      if (Array.isArray(body)) {
+        for (const chunk of body as ReadonlyArray<string | Buffer>) {
+          req.write(chunk);
+          if (options.chunkDelayMs) await delay(options.chunkDelayMs);
+        }
+        req.end();
+      } else {
+        req.end(body as string | Buffer | undefined);
+      }
+    })();
+  });
+}
+
+export interface RawReply {
+  /** Everything the server wrote before it closed the socket or the timeout ran out. */
+  readonly raw: string;
+  /** The status code of the first response, or 0 when none came. */
+  readonly status: number;
+  /** How the exchange ended: the server closed the socket, or the client stopped waiting. */
+  readonly ended: 'closed' | 'timeout';
+}
+
+export interface RawOptions {
+  /** Pieces written one after another, `delayMs` apart. */
+  delayMs?: number;
+  /** Destroy the socket right after the last piece instead of waiting for the answer. */
+  abort?: boolean;
+  /** Stop waiting for the server after this long (default 2000 ms). */
+  timeoutMs?: number;
+}
+
+/**
+ * Writes exactly the given bytes to a TCP socket: for input a well-behaved client cannot send
+ * (a lying Content-Length, a body cut short, a malformed header). Resolves with what came back.
+ */
+export function sendRaw(
+  server: TestServer,
+  pieces: ReadonlyArray<string | Buffer>,
+  options: RawOptions = {},
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const done = (ended: RawReply['ended']) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const raw = Buffer.concat(chunks).toString('latin1');
+      const match = /^HTTP\/1\.[01] (\d{3})/.exec(raw);
+      resolve({ raw, status: match ? Number(match[1]) : 0, ended });
+    };
+    const timer = setTimeout(() => done('timeout'), options.timeoutMs ?? 2000);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => done('closed'));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      // A reset after the server answered is an ordinary end of the exchange.
+      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') done('closed');
+      else if (!settled) reject(err);
+    });
+    socket.on('connect', async () => {
+      for (const piece of pieces) {
+        if (socket.destroyed) return;
+        socket.write(piece);
+        if (options.delayMs) await delay(options.delayMs);
+      }
+      if (options.abort) done('closed');
+    });
+  });
+}
+
+/** A raw HTTP/1.1 request head with the given headers, ending in the blank line. */
+export function rawHead(
+  method: string,
+  path: string,
+  headers: Record<string, string | number>,
+): string {
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+// One implementation, built once as CommonJS (dist/index.cjs). The files in entries/ give it
+// its public shapes: `require('httpware/logger')` is the logger function itself (as
+// `require('morgan')` is), and the ESM entries re-export the same objects, so an application
+// that mixes `import` and `require` still has one token registry and one format registry.
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['cjs'],
+  target: 'node18',
+  platform: 'node',
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  splitting: false,
+  treeshake: true,
+});
