@@ -1,0 +1,413 @@
+// The four groups of the issue: what runs side by side, which ratios are taken per cycle, and
+// the targets each group is held to.
+import { fmt, table, verdict } from './report.mjs';
+import { runInProcess, runLoopback } from './scheduler.mjs';
+import { geomean, median, summarize } from './stats.mjs';
+import {
+  LOGGER_FORMATS,
+  loggerRequest,
+  PARSER_CASE_NAMES,
+  parserCase,
+  parserCaseOptions,
+} from './variants.mjs';
+
+const unit = (options) =>
+  `${options.inproc.metric === 'cpu' ? 'CPU' : 'wall-clock'} ns per request, ` +
+  `${options.inproc.rounds} rounds x ${options.inproc.cycles} cycles of ${options.inproc.batchMs} ms`;
+
+const loopUnit = (options) =>
+  `${options.loopback.rounds} rounds x ${options.loopback.cycles} cycles of ${options.loopback.seconds} s`;
+
+const PREDEFINED = ['combined', 'common', 'dev', 'tiny', 'short'];
+
+/** Per round, per cycle: f(row) -> number; rows of samples[round][cycle]. */
+const perCycle = (rounds, f) => rounds.map((cycles) => cycles.map(f));
+const ratioSummary = (rounds, f) => summarize(perCycle(rounds, f));
+const absMedian = (rounds, f) => median(rounds.flat().map(f));
+
+function target(id, text, value, op, limit, limitText) {
+  return { id, text, value, op, limit, limitText, ...verdict(value, op, limit) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function loggerInProcess(options, log) {
+  const impls = options.httpware ? ['morgan', 'httpware'] : ['morgan'];
+  // A floor process per format, like every other variant: a floor shared by all the formats
+  // would run six times as often as the rest and be better warmed than what it is compared to.
+  const subgroups = Object.keys(LOGGER_FORMATS).map((format) => ({
+    key: format,
+    variants: ['floor', ...impls].map((impl) => ({
+      key: `${impl}:${format}`,
+      spec: { group: 'logger', impl, format },
+    })),
+  }));
+  const { samples, problems } = await runInProcess(subgroups, options.inproc, log);
+
+  const rows = [];
+  const summary = { formats: {} };
+  const overheadRatios = {};
+  for (const format of Object.keys(LOGGER_FORMATS)) {
+    const s = samples[format];
+    const f = `floor:${format}`;
+    const entry = { floor: { ns: absMedian(s, (r) => r[f].ns) } };
+    rows.push([format, 'floor', fmt.ns(entry.floor.ns), '-', fmt.x(1), '-', '-']);
+    for (const impl of impls) {
+      const k = `${impl}:${format}`;
+      const ratio = ratioSummary(s, (r) => r[k].ns / r[f].ns);
+      const overhead = absMedian(s, (r) => r[k].ns - r[f].ns);
+      let vsMorgan = null;
+      if (impl === 'httpware') {
+        vsMorgan = ratioSummary(
+          s,
+          (r) => (r[k].ns - r[f].ns) / (r[`morgan:${format}`].ns - r[f].ns),
+        );
+        overheadRatios[format] = vsMorgan.value;
+      }
+      entry[impl] = { ns: absMedian(s, (r) => r[k].ns), overheadNs: overhead, xFloor: ratio.value };
+      if (vsMorgan) entry[impl].overheadXMorgan = vsMorgan.value;
+      rows.push([
+        format,
+        impl,
+        fmt.ns(entry[impl].ns),
+        fmt.ns(overhead),
+        fmt.x(ratio.value),
+        fmt.spread(ratio),
+        vsMorgan ? `${fmt.x(vsMorgan.value)} [${fmt.spread(vsMorgan)}]` : '-',
+      ]);
+    }
+    summary.formats[format] = entry;
+  }
+  const gm = options.httpware ? geomean(PREDEFINED.map((f) => overheadRatios[f])) : Number.NaN;
+  summary.overheadXMorganGeomean = gm;
+  const targets = [
+    target(
+      'logger.inproc.overhead-vs-morgan',
+      'logger overhead / morgan overhead, geometric mean of the predefined formats',
+      gm,
+      '<=',
+      1 / 3,
+      '<= 0.333',
+    ),
+    target(
+      'logger.inproc.combined-vs-floor',
+      'logger combined time / floor time',
+      summary.formats.combined.httpware?.xFloor ?? Number.NaN,
+      '<=',
+      1.25,
+      '<= 1.25',
+    ),
+  ];
+  return {
+    key: 'logger-inproc',
+    title: `Logger, in process: a real http.Server on in-memory keep-alive connections (${unit(options)})`,
+    text: table(
+      [
+        'format',
+        'variant',
+        'ns/req',
+        'overhead ns',
+        'x floor',
+        'x floor p25-p75',
+        'overhead x morgan',
+      ],
+      rows,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function loopbackTable(samples, variants, base, extra) {
+  const rows = [];
+  const summary = {};
+  for (const v of variants) {
+    const rps = absMedian(samples, (r) => r[v.key].rps);
+    const xRps = ratioSummary(samples, (r) => r[v.key].rps / r[base].rps);
+    const cpu = absMedian(samples, (r) => r[v.key].cpuNs);
+    const xCpu = ratioSummary(samples, (r) => r[v.key].cpuNs / r[base].cpuNs);
+    const row = [
+      v.key,
+      fmt.rps(rps),
+      fmt.x(xRps.value),
+      fmt.spread(xRps),
+      fmt.us(cpu),
+      fmt.x(xCpu.value),
+    ];
+    const s = { rps, xRps: xRps.value, cpuNsPerReq: cpu, xCpu: xCpu.value };
+    for (const [name, other] of extra) {
+      const x = v.key === other ? null : ratioSummary(samples, (r) => r[v.key].rps / r[other].rps);
+      row.push(x ? fmt.x(x.value) : '-');
+      s[`xRps_${name}`] = x?.value ?? null;
+    }
+    rows.push(row);
+    summary[v.key] = s;
+  }
+  return { rows, summary };
+}
+
+export async function loggerLoopback(options, log) {
+  const impls = ['bare', 'morgan', 'pino-http', ...(options.httpware ? ['httpware'] : [])];
+  const variants = impls.map((impl) => ({
+    key: impl,
+    spec: {
+      group: 'logger',
+      impl: impl === 'bare' ? 'floor' : impl,
+      format: 'combined',
+      mode: 'loopback',
+    },
+  }));
+  const head = loggerRequest().toString('latin1').split('\r\n');
+  const headers = {};
+  for (const line of head.slice(1)) {
+    const at = line.indexOf(': ');
+    if (at > 0 && !/^(host|connection)$/i.test(line.slice(0, at)))
+      headers[line.slice(0, at)] = line.slice(at + 2);
+  }
+  const load = { connections: 50, method: 'GET', headers, path: head[0].split(' ')[1] };
+  const { samples, problems } = await runLoopback(variants, load, options.loopback, log);
+  const { rows, summary } = loopbackTable(samples, variants, 'bare', [['morgan', 'morgan']]);
+  const targets = [
+    target(
+      'logger.loopback.combined-vs-bare',
+      'logger combined req/s / bare server req/s',
+      summary.httpware?.xRps ?? Number.NaN,
+      '>=',
+      0.85,
+      '>= 0.85',
+    ),
+  ];
+  return {
+    key: 'logger-loopback',
+    title: `Logger over loopback: autocannon, 50 keep-alive connections, format combined (${loopUnit(options)})`,
+    text: table(
+      [
+        'variant',
+        'req/s',
+        'x bare',
+        'x bare p25-p75',
+        'cpu us/req',
+        'cpu x bare',
+        'req/s x morgan',
+      ],
+      rows,
+      1,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const INPROC_CASES = PARSER_CASE_NAMES.filter((c) => c !== 'json-1kb');
+
+export async function parsersInProcess(options, log) {
+  const impls = ['floor', 'body-parser', ...(options.httpware ? ['httpware'] : [])];
+  const subgroups = INPROC_CASES.map((kase) => {
+    const { slow } = parserCaseOptions(kase);
+    const names =
+      kase === 'json-10kb' && options.httpware ? [...impls, 'httpware-proto-off'] : impls;
+    return {
+      key: kase,
+      variants: names.map((impl) => ({
+        key: `${impl}:${kase}`,
+        spec: { group: 'parsers', impl, kase },
+        batchScale: slow ? 3 : 1,
+      })),
+    };
+  });
+  const { samples, memory, problems } = await runInProcess(subgroups, options.inproc, log);
+
+  const rows = [];
+  const summary = { cases: {} };
+  const xFloor = {};
+  const xBodyParser = {};
+  const rss = {};
+  for (const sg of subgroups) {
+    const kase = sg.key;
+    const s = samples[kase];
+    const caseSummary = {};
+    for (const v of sg.variants) {
+      const impl = v.spec.impl;
+      const vsFloor = ratioSummary(s, (r) => r[v.key].ns / r[`floor:${kase}`].ns);
+      const vsBp =
+        impl === 'body-parser'
+          ? null
+          : ratioSummary(s, (r) => r[v.key].ns / r[`body-parser:${kase}`].ns);
+      const peak = parserCaseOptions(kase).rss
+        ? median(memory[v.key].map((m) => m.maxRss))
+        : Number.NaN;
+      caseSummary[impl] = {
+        ns: absMedian(s, (r) => r[v.key].ns),
+        xFloor: vsFloor.value,
+        xBodyParser: vsBp?.value ?? null,
+        ...(Number.isFinite(peak) ? { peakRss: peak } : {}),
+      };
+      if (impl === 'httpware') {
+        xFloor[kase] = vsFloor.value;
+        xBodyParser[kase] = vsBp.value;
+        if (Number.isFinite(peak)) rss[kase] = peak;
+      }
+      rows.push([
+        kase,
+        impl,
+        fmt.ns(caseSummary[impl].ns),
+        fmt.x(vsFloor.value),
+        fmt.spread(vsFloor),
+        vsBp ? fmt.x(vsBp.value) : '-',
+        vsBp ? fmt.spread(vsBp) : '-',
+        fmt.mb(peak),
+      ]);
+    }
+    if (kase === 'json-10kb' && options.httpware) {
+      const cost = ratioSummary(
+        s,
+        (r) => r[`httpware:${kase}`].ns / r[`httpware-proto-off:${kase}`].ns,
+      );
+      caseSummary.protectionCost = cost.value;
+      summary.protectionCost = cost.value;
+      summary.protectionCostSpread = [cost.p25, cost.p75];
+    }
+    summary.cases[kase] = caseSummary;
+  }
+
+  const gm = options.httpware ? geomean(INPROC_CASES.map((c) => xFloor[c])) : Number.NaN;
+  summary.xFloorGeomean = gm;
+  const slower = INPROC_CASES.filter((c) => xBodyParser[c] > 1);
+  const worstBp = Math.max(...INPROC_CASES.map((c) => xBodyParser[c] ?? Number.NaN));
+  const rssCases = INPROC_CASES.filter((c) => parserCaseOptions(c).rss);
+  const rssRatio = Math.max(
+    ...rssCases.map((c) => rss[c] / summary.cases[c]['body-parser'].peakRss),
+  );
+  const targets = [
+    target(
+      'parsers.inproc.geomean-vs-floor',
+      'parsers time / floor, geometric mean of the cases',
+      gm,
+      '<=',
+      1.1,
+      '<= 1.10',
+    ),
+    target(
+      'parsers.inproc.json-100b-vs-floor',
+      'json 100 B time / floor',
+      xFloor['json-100b'] ?? Number.NaN,
+      '<=',
+      1.3,
+      '<= 1.30',
+    ),
+    {
+      ...target(
+        'parsers.inproc.vs-body-parser',
+        'slowest case time / body-parser',
+        worstBp,
+        '<=',
+        1,
+        '<= 1.00 in every case',
+      ),
+      ...(slower.length ? { by: `slower than body-parser on ${slower.join(', ')}` } : {}),
+    },
+    target(
+      'parsers.inproc.rss-1mb',
+      '1 MB cases peak RSS / body-parser, worst case',
+      rssRatio,
+      '<=',
+      1,
+      '<= 1.00',
+    ),
+    target(
+      'parsers.inproc.proto-cost',
+      'json 10 KB with prototype-poisoning protection / without',
+      summary.protectionCost ?? Number.NaN,
+      '<',
+      1.05,
+      '< 1.05',
+    ),
+  ];
+  return {
+    key: 'parsers-inproc',
+    title: `Parsers, in process: a real http.Server on in-memory keep-alive connections (${unit(options)})`,
+    text: table(
+      [
+        'case',
+        'variant',
+        'ns/req',
+        'x floor',
+        'x floor p25-p75',
+        'x body-parser',
+        'x bp p25-p75',
+        'peak RSS MB',
+      ],
+      rows,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function parsersLoopback(options, log) {
+  const impls = ['bare', 'floor', 'body-parser', ...(options.httpware ? ['httpware'] : [])];
+  const variants = impls.map((impl) => ({
+    key: impl,
+    spec: { group: 'parsers', impl, kase: 'json-1kb', mode: 'loopback' },
+  }));
+  const c = parserCase('json-1kb');
+  const load = {
+    connections: 50,
+    method: 'POST',
+    headers: { 'content-type': c.type },
+    body: c.body.toString('utf8'),
+    path: '/submit',
+  };
+  const { samples, problems } = await runLoopback(variants, load, options.loopback, log);
+  const { rows, summary } = loopbackTable(samples, variants, 'floor', [
+    ['bodyParser', 'body-parser'],
+    ['bare', 'bare'],
+  ]);
+  const targets = [
+    target(
+      'parsers.loopback.json-1kb-vs-floor',
+      'json 1 KB req/s / floor req/s',
+      summary.httpware?.xRps ?? Number.NaN,
+      '>=',
+      0.97,
+      '>= 0.97',
+    ),
+  ];
+  return {
+    key: 'parsers-loopback',
+    title: `Parsers over loopback: autocannon, 50 keep-alive connections, 1 KB JSON POSTs (${loopUnit(options)})`,
+    text: table(
+      [
+        'variant',
+        'req/s',
+        'x floor',
+        'x floor p25-p75',
+        'cpu us/req',
+        'cpu x floor',
+        'req/s x body-parser',
+        'req/s x bare',
+      ],
+      rows,
+      1,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+export const GROUPS = {
+  'logger-inproc': loggerInProcess,
+  'logger-loopback': loggerLoopback,
+  'parsers-inproc': parsersInProcess,
+  'parsers-loopback': parsersLoopback,
+};

@@ -1,0 +1,279 @@
+// The variants every group compares: the floor (no middleware, or the least code that does the
+// job), the incumbents (morgan, pino-http, body-parser) and httpware, all built from one spec
+// so that a worker process can rebuild its variant from a line of JSON.
+
+import { createRequire } from 'node:module';
+import querystring from 'node:querystring';
+import zlib from 'node:zlib';
+import { loadHttpware } from './httpware.mjs';
+
+const require = createRequire(import.meta.url);
+
+// Every logger writes its lines here: the cost measured is the middleware's, not a file's.
+export const discard = { write: () => true };
+
+export const LOGGER_FORMATS = {
+  combined: 'combined',
+  common: 'common',
+  dev: 'dev',
+  tiny: 'tiny',
+  short: 'short',
+  custom: ':method :url :status',
+};
+
+// Option that turns httpware's prototype-poisoning protection off for json (see
+// src/parsers/types.ts); the default keeps it on.
+export const HTTPWARE_PROTO_OFF = { onProtoPoisoning: 'ignore' };
+
+// ---------------------------------------------------------------------------------------------
+// Logger middleware
+
+export async function loggerMiddleware({ impl, format }) {
+  const fmt = LOGGER_FORMATS[format] ?? format;
+  switch (impl) {
+    case 'floor':
+      return (_req, _res, next) => next();
+    case 'morgan':
+      return require('morgan')(fmt, { stream: discard });
+    case 'pino-http': {
+      const pino = require('pino');
+      return require('pino-http')({ logger: pino({}, discard) });
+    }
+    case 'httpware': {
+      const { logger } = await loadHttpware();
+      return logger(fmt, { stream: discard });
+    }
+    default:
+      throw new Error(`unknown logger variant ${impl}`);
+  }
+}
+
+// A browser-like GET, so combined's referrer and user-agent have something to print.
+export function loggerRequest(host = 'bench.local') {
+  return Buffer.from(
+    'GET /api/items/42?sort=desc&page=3 HTTP/1.1\r\n' +
+      `Host: ${host}\r\n` +
+      'User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0\r\n' +
+      'Referer: https://bench.local/items?page=2\r\n' +
+      'Accept: application/json\r\n' +
+      'Accept-Language: en-GB,en;q=0.8\r\n' +
+      'Connection: keep-alive\r\n\r\n',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser cases
+
+function jsonOfSize(bytes) {
+  const items = [];
+  let size = 2;
+  for (let i = 0; size < bytes; i++) {
+    const item = {
+      id: i,
+      name: `item number ${i}`,
+      price: Math.round(i * 137.31) / 100,
+      tags: ['alpha', 'beta', `t${i % 7}`],
+      active: i % 3 !== 0,
+      owner: { id: 1000 + (i % 13), email: `user${i % 13}@example.com` },
+    };
+    items.push(item);
+    size += JSON.stringify(item).length + 1;
+  }
+  return JSON.stringify(items);
+}
+
+const smallJson = JSON.stringify({
+  user: 'alice',
+  email: 'alice@example.com',
+  age: 34,
+  admin: false,
+  tags: ['a', 'b'],
+  score: 98.5,
+});
+
+const flatForm = Array.from(
+  { length: 20 },
+  (_, i) => `field${i}=${encodeURIComponent(`value number ${i} & more`)}`,
+).join('&');
+
+const nestedForm = [
+  'user[name]=Alice%20Smith',
+  'user[email]=alice%40example.com',
+  'user[address][street]=1%20Main%20St',
+  'user[address][city]=Springfield',
+  'user[address][zip]=12345',
+  'items[0][sku]=A-1&items[0][qty]=2',
+  'items[1][sku]=B-7&items[1][qty]=1',
+  'items[2][sku]=C-3&items[2][qty]=5',
+  'tags[]=new&tags[]=sale&tags[]=blue',
+  'shipping[method]=express&shipping[insured]=true',
+  'note=please%20ring%20twice',
+].join('&');
+
+const text10k = 'The quick brown fox jumps over the lazy dog. '.repeat(228).slice(0, 10240);
+
+const LIMIT = '2mb';
+
+/**
+ * kind: which parser; body(): the bytes on the wire (built on first use: the 1 MB bodies cost
+ * time to make); type: Content-Type; encoding: Content-Encoding; extended: urlencoded's option;
+ * connections: in-process concurrency (fewer for 1 MB bodies); rss: report peak RSS; slow: a
+ * case whose batches need to be longer to hold enough requests.
+ */
+const CASES = {
+  'json-100b': { kind: 'json', type: 'application/json', body: () => Buffer.from(smallJson) },
+  'json-10kb': {
+    kind: 'json',
+    type: 'application/json',
+    body: () => Buffer.from(jsonOfSize(10240)),
+  },
+  'json-1mb': {
+    kind: 'json',
+    type: 'application/json',
+    body: () => Buffer.from(jsonOfSize(1024 * 1024)),
+    connections: 2,
+    rss: true,
+    slow: true,
+  },
+  'urlencoded-flat': {
+    kind: 'urlencoded',
+    type: 'application/x-www-form-urlencoded',
+    body: () => Buffer.from(flatForm),
+    extended: false,
+  },
+  'urlencoded-nested': {
+    kind: 'urlencoded',
+    type: 'application/x-www-form-urlencoded',
+    body: () => Buffer.from(nestedForm),
+    extended: true,
+  },
+  'text-10kb': {
+    kind: 'text',
+    type: 'text/plain; charset=utf-8',
+    body: () => Buffer.from(text10k),
+  },
+  'raw-1mb': {
+    kind: 'raw',
+    type: 'application/octet-stream',
+    body: () => Buffer.alloc(1024 * 1024, 'abcdefghijklmnopqrstuvwxyz0123456789'),
+    connections: 2,
+    rss: true,
+    slow: true,
+  },
+  'gzip-json-10kb': {
+    kind: 'json',
+    type: 'application/json',
+    body: () => zlib.gzipSync(Buffer.from(jsonOfSize(10240))),
+    plain: () => Buffer.from(jsonOfSize(10240)),
+    encoding: 'gzip',
+  },
+  'json-1kb': { kind: 'json', type: 'application/json', body: () => Buffer.from(jsonOfSize(1024)) },
+};
+
+export const PARSER_CASE_NAMES = Object.keys(CASES);
+
+const built = new Map();
+
+/** The case with its bytes: { ...options, body: Buffer, plain?: Buffer }. */
+export function parserCase(name) {
+  let c = built.get(name);
+  if (!c) {
+    const spec = CASES[name];
+    if (!spec) throw new Error(`unknown parser case ${name}`);
+    c = { ...spec, name, body: spec.body(), plain: spec.plain?.() };
+    built.set(name, c);
+  }
+  return c;
+}
+
+/** Options of a case without building its body, for the scheduler. */
+export function parserCaseOptions(name) {
+  const { body: _body, plain: _plain, ...options } = CASES[name];
+  return options;
+}
+
+/** What req.body must be after parsing, for the harness's own check of each variant. */
+export function expectedBody(c) {
+  const text = (c.plain ?? c.body).toString('utf8');
+  switch (c.kind) {
+    case 'json':
+      return JSON.parse(text);
+    case 'urlencoded':
+      return c.extended
+        ? require('qs').parse(text, { depth: 32, arrayLimit: 100 })
+        : { ...querystring.parse(text) };
+    case 'text':
+      return text;
+    default:
+      return c.plain ?? c.body;
+  }
+}
+
+// The floor: the least code that turns the body into req.body, with no checks at all.
+function floorParser(c) {
+  const decode = {
+    json: (buf) => JSON.parse(buf.toString('utf8')),
+    urlencoded: c.extended
+      ? (buf) => require('qs').parse(buf.toString('utf8'))
+      : (buf) => querystring.parse(buf.toString('utf8')),
+    text: (buf) => buf.toString('utf8'),
+    raw: (buf) => buf,
+  }[c.kind];
+  return (req, _res, next) => {
+    const stream = req.headers['content-encoding'] === 'gzip' ? req.pipe(zlib.createGunzip()) : req;
+    const chunks = [];
+    stream.on('data', (chunk) => chunks.push(chunk));
+    stream.on('end', () => {
+      try {
+        req.body = decode(Buffer.concat(chunks));
+      } catch (err) {
+        next(err);
+        return;
+      }
+      next();
+    });
+  };
+}
+
+export async function parserMiddleware({ impl, kase }) {
+  const c = parserCase(kase);
+  const options = { limit: LIMIT };
+  if (c.kind === 'urlencoded') options.extended = c.extended;
+  switch (impl) {
+    case 'bare':
+      return (_req, _res, next) => next();
+    case 'floor':
+      return floorParser(c);
+    case 'body-parser':
+      return require('body-parser')[c.kind](options);
+    case 'httpware':
+    case 'httpware-proto-off': {
+      const { parsers } = await loadHttpware();
+      const extra = impl === 'httpware-proto-off' ? HTTPWARE_PROTO_OFF : {};
+      return parsers[c.kind]({ ...options, ...extra });
+    }
+    default:
+      throw new Error(`unknown parser variant ${impl}`);
+  }
+}
+
+export function parserRequest(c, host = 'bench.local') {
+  const head = Buffer.from(
+    'POST /submit HTTP/1.1\r\n' +
+      `Host: ${host}\r\n` +
+      `Content-Type: ${c.type}\r\n` +
+      `Content-Length: ${c.body.length}\r\n` +
+      (c.encoding ? `Content-Encoding: ${c.encoding}\r\n` : '') +
+      'Connection: keep-alive\r\n\r\n',
+  );
+  // A large body arrives in socket-sized reads (64 KiB), a small one with its headers.
+  const PIECE = 64 * 1024;
+  if (c.body.length <= PIECE) return [Buffer.concat([head, c.body])];
+  const pieces = [head];
+  for (let at = 0; at < c.body.length; at += PIECE) pieces.push(c.body.subarray(at, at + PIECE));
+  return pieces;
+}
+
+export function middlewareFor(spec) {
+  return spec.group === 'logger' ? loggerMiddleware(spec) : parserMiddleware(spec);
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// httpware benchmarks: node run.mjs [--quick] [--only=logger-inproc,parsers-loopback,...]
+//   [--rounds=N] [--cycles=N] [--batch-ms=N] [--seconds=N] [--metric=wall|cpu]
+//   [--cpu-prof[=dir]] [--no-httpware]
+// Tables on stdout, progress on stderr, and a one-line JSON summary as the last line of stdout.
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { GROUPS } from './lib/groups.mjs';
+import { httpwareBuilt, snapshotHttpware } from './lib/httpware.mjs';
+import { targetLine } from './lib/report.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? true];
+  }),
+);
+const quick = Boolean(args.quick);
+const num = (name, fallback) => (args[name] === undefined ? fallback : Number(args[name]));
+
+// Quick: under a minute in all. Full: about 9 minutes on a 2-core machine.
+const options = {
+  quick,
+  httpware: !args['no-httpware'] && httpwareBuilt(),
+  inproc: {
+    rounds: num('rounds', quick ? 1 : 3),
+    cycles: num('cycles', quick ? 3 : 8),
+    batchMs: num('batch-ms', quick ? 60 : 200),
+    // Warm-up: at least this much CPU time per process, then until it settles, at most
+    // warmupMaxMs of wall-clock time.
+    warmupMs: quick ? 300 : 1000,
+    warmupMaxMs: quick ? 1200 : 4000,
+    cpuProf:
+      args['cpu-prof'] === true
+        ? fileURLToPath(new URL('profiles/', import.meta.url))
+        : args['cpu-prof'],
+    // wall: elapsed time per request; cpu: the worker's CPU time per request (user + system,
+    // zlib's thread pool included), steadier when other processes compete for the cores.
+    metric: args.metric === 'cpu' ? 'cpu' : 'wall',
+  },
+  loopback: {
+    rounds: num('rounds', quick ? 1 : 2),
+    cycles: num('cycles', quick ? 2 : 4),
+    seconds: num('seconds', quick ? 0.5 : 2.5),
+    warmupSeconds: quick ? 0.4 : 1.5,
+  },
+};
+
+const only = args.only ? String(args.only).split(',') : Object.keys(GROUPS);
+for (const name of only) {
+  if (!GROUPS[name]) {
+    console.error(`unknown group ${name}; groups: ${Object.keys(GROUPS).join(', ')}`);
+    process.exit(2);
+  }
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const started = Date.now();
+const machine = {
+  cpus: os.cpus().length,
+  cpu: os.cpus()[0]?.model.trim(),
+  memoryGB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+};
+console.log(
+  `httpware bench${quick ? ' --quick' : ''}: ${machine.cpus} x ${machine.cpu}, node ${machine.node}`,
+);
+const build = options.httpware ? snapshotHttpware() : null;
+if (build) console.log(`httpware build: dist/index.cjs sha256 ${build}`);
+if (!options.httpware) {
+  console.log(
+    'httpware is not built (npm run build at the root): measuring floor and incumbents only',
+  );
+}
+
+const results = [];
+for (const name of only) {
+  log(`${name}...`);
+  const t0 = Date.now();
+  const result = await GROUPS[name](options, log);
+  log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  results.push(result);
+  console.log(`\n${result.title}\n\n${result.text}\n`);
+  for (const t of result.targets) console.log(targetLine(t));
+  for (const p of result.problems) console.log(`  problem: ${p}`);
+}
+
+const targets = results.flatMap((r) => r.targets);
+const failed = targets.filter((t) => t.holds === false);
+console.log(
+  `\n${targets.length - failed.length - targets.filter((t) => t.holds === null).length}/${targets.length} targets hold` +
+    ` (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+);
+const round = (v) => (typeof v === 'number' ? Number(v.toPrecision(4)) : v);
+console.log(
+  JSON.stringify(
+    {
+      bench: 'httpware',
+      quick,
+      date: new Date().toISOString(),
+      machine,
+      build,
+      targets: Object.fromEntries(targets.map((t) => [t.id, { value: t.value, holds: t.holds }])),
+      groups: Object.fromEntries(
+        results.map((r) => [r.key, { ...r.summary, problems: r.problems }]),
+      ),
+    },
+    (_k, v) => round(v),
+  ),
+);

@@ -1,0 +1,65 @@
+// The three renderings of `:date[format]`, always in UTC.
+//   clf: the Common Log Format date, `10/Oct/2000:13:55:36 +0000`
+//   iso: ISO 8601 with milliseconds, `2000-10-10T13:55:36.000Z`
+//   web: the RFC 7231 IMF-fixdate, `Tue, 10 Oct 2000 13:55:36 GMT` (`Date#toUTCString`)
+// clf and web change once a second, so the last one of each is kept and reused within the
+// same second: a busy server renders each at most once a second.
+
+const CLF_MONTH = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
+
+function pad2(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
+}
+
+/** Formats a date as in the Common Log Format, in UTC. */
+export function clfDate(date: Date): string {
+  return (
+    `${pad2(date.getUTCDate())}/${CLF_MONTH[date.getUTCMonth()]}/${date.getUTCFullYear()}` +
+    `:${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())}` +
+    ' +0000'
+  );
+}
+
+/** Caches the last rendering of a once-a-second format, keyed by the whole second. */
+function perSecond(render: (date: Date) => string): (date: Date) => string {
+  let second = Number.NaN;
+  let text = '';
+  return (date) => {
+    const now = Math.floor(date.getTime() / 1000);
+    if (now !== second) {
+      second = now;
+      text = render(date);
+    }
+    return text;
+  };
+}
+
+const cachedClf = perSecond(clfDate);
+const cachedWeb = perSecond((date) => date.toUTCString());
+
+/** `:date[format]`: `clf`, `iso` or `web`; any other format gives `undefined`. */
+export function formatDate(date: Date, format: string): string | undefined {
+  switch (format) {
+    case 'clf':
+      return cachedClf(date);
+    case 'iso':
+      return date.toISOString();
+    case 'web':
+      return cachedWeb(date);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+// Format strings are compiled into a list of parts (literal text and token references) once,
+// and rendered by walking that list. No code is generated from the string (morgan builds a
+// `new Function` from it), so a format string cannot inject code, and the logger runs under
+// `node --disallow-code-generation-from-strings`.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tokenRegistry } from './token-registry.js';
+import type { FormatFn, TokenFn, Tokens } from './types.js';
+import { warnOncePerKey } from './warnings.js';
+
+/**
+ * A token reference, as morgan matches it:
+ *   reference = ":" name [ "[" argument "]" ]
+ *   name      = 2*( ALPHA / DIGIT / "_" / "-" )
+ *   argument  = 1*( any character but "]" )
+ * Everything else is literal text, written as it is (never escaped).
+ */
+const TOKEN_REFERENCE = /:([-\w]{2,})(?:\[([^\]]+)\])?/g;
+
+export interface TokenPart {
+  readonly name: string;
+  readonly arg: string | undefined;
+}
+
+export type FormatPart = string | TokenPart;
+
+/** Splits a format string into literal text and token references, in order. */
+export function parseFormat(format: string): FormatPart[] {
+  const parts: FormatPart[] = [];
+  let end = 0;
+  for (const match of format.matchAll(TOKEN_REFERENCE)) {
+    if (match.index > end) parts.push(format.slice(end, match.index));
+    parts.push({ name: match[1] ?? '', arg: match[2] });
+    end = match.index + match[0].length;
+  }
+  if (end < format.length) parts.push(format.slice(end));
+  return parts;
+}
+
+type AnyTokenFn = TokenFn<IncomingMessage, ServerResponse>;
+
+/**
+ * The token a format function was given under `name`, or, when that object has none (a caller
+ * of `compile()` may pass its own object), the registered one. Tokens are looked up when a
+ * line is rendered, so a token may be defined after a format that uses it.
+ */
+function findToken(tokens: Tokens | null | undefined, name: string): AnyTokenFn | undefined {
+  const given = tokens == null ? undefined : (tokens as Record<string, unknown>)[name];
+  if (typeof given === 'function') return given as AnyTokenFn;
+  return tokenRegistry[name] as AnyTokenFn | undefined;
+}
+
+function renderToken(
+  tokens: Tokens | null | undefined,
+  part: TokenPart,
+  req: IncomingMessage,
+  res: ServerResponse,
+): string {
+  const fn = findToken(tokens, part.name);
+  if (fn === undefined) {
+    // morgan throws on every request here; a typo in a format must not take a server down.
+    warnOncePerKey(
+      'HTTPWARE_LOGGER_UNKNOWN_TOKEN',
+      part.name,
+      `logger: the format uses ":${part.name}", which is not a defined token; it is written as "-"`,
+    );
+    return '-';
+  }
+  try {
+    const value = part.arg === undefined ? fn(req, res) : fn(req, res, part.arg);
+    // A missing or falsy value is "-"; anything else is concatenated as morgan's generated
+    // code concatenates it (a number 5 gives "5").
+    // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
+    return '' + (value || '-');
+  } catch (err) {
+    // Registered tokens never throw (their wrapper catches); this is a caller's own object.
+    warnOncePerKey(
+      'HTTPWARE_LOGGER_TOKEN',
+      part.name,
+      `logger: token ":${part.name}" threw; it is written as "-"`,
+      err,
+    );
+    return '-';
+  }
+}
+
+const tokenNames = new WeakMap<Function, readonly string[]>();
+
+/**
+ * The token names a compiled format uses, or undefined for a format function that was not
+ * made by `compile` (it may call any token).
+ */
+export function tokenNamesOf(format: Function): readonly string[] | undefined {
+  return tokenNames.get(format);
+}
+
+/** Compiles a format string into a format function `(tokens, req, res) => line`. */
+export function compile(format: string): FormatFn {
+  if (typeof format !== 'string') {
+    throw new TypeError('argument format must be a string');
+  }
+  const parts = parseFormat(format);
+  const compiled = function compiledFormat(
+    tokens: Tokens,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): string {
+    let line = '';
+    for (const part of parts) {
+      line += typeof part === 'string' ? part : renderToken(tokens, part, req, res);
+    }
+    return line;
+  };
+  tokenNames.set(
+    compiled,
+    parts.flatMap((part) => (typeof part === 'string' ? [] : [part.name])),
+  );
+  return compiled;
+}

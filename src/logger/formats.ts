@@ -1,0 +1,72 @@
+// The format registry (named formats, separate from the tokens) and the predefined formats,
+// with exactly the spec's strings.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compile } from './compile.js';
+import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
+
+const formatRegistry = new Map<string, FormatFn>();
+
+/** Registers (or replaces) a named format; a string is compiled now, once. */
+export function defineFormat(name: string, format: string | FormatFn): void {
+  formatRegistry.set(name, typeof format === 'string' ? compile(format) : format);
+}
+
+/** The registered format of that name, if any. */
+export function findFormat(name: string): FormatFn | undefined {
+  return formatRegistry.get(name);
+}
+
+const DEV_PLAIN = ':method :url :status :response-time ms - :res[content-length]';
+
+/** SGR colour of the `dev` status, by status class. */
+function devColour(res: ServerResponse): number {
+  const status = res.headersSent ? res.statusCode : 0;
+  if (status >= 500) return 31; // red
+  if (status >= 400) return 33; // yellow
+  if (status >= 300) return 36; // cyan
+  if (status >= 200) return 32; // green
+  return 0; // informational, or no response: no colour
+}
+
+// One compiled line per colour, built once. The escape sequences are literal text of the
+// format, so they are written as they are (only token values are escaped).
+const devByColour = new Map<number, FormatFn>(
+  [0, 31, 32, 33, 36].map((colour) => [
+    colour,
+    compile(
+      `\x1b[0m:method :url \x1b[${colour}m:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m`,
+    ),
+  ]),
+);
+
+/** The coloured `dev` format (the line morgan 1.12.1 writes, byte for byte). */
+export const devColoured: FormatFn = function dev(
+  tokens: Tokens,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const format = devByColour.get(devColour(res)) as FormatFn;
+  return format(tokens, req, res);
+};
+
+/** `dev` without escape sequences, used when NO_COLOR is set to a non-empty value. */
+export const devPlain: FormatFn = compile(DEV_PLAIN);
+
+/** Whether `dev` may colour: https://no-color.org, read when a logger is created. */
+export function colourAllowed(): boolean {
+  return !process.env.NO_COLOR;
+}
+
+const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn>> = {
+  combined:
+    ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent"',
+  common:
+    ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]',
+  dev: devColoured,
+  short:
+    ':remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms',
+  tiny: ':method :url :status :res[content-length] - :response-time ms',
+};
+
+for (const [name, format] of Object.entries(PREDEFINED)) defineFormat(name, format);

@@ -1,0 +1,202 @@
+// The public logger: `logger(format, options)` returns the middleware; `logger.token`,
+// `logger.format` and `logger.compile` work on the registries.
+
+import { AsyncResource } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { compile, tokenNamesOf } from './compile.js';
+import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
+import { guardStreamErrors } from './stream.js';
+import { recordArrival, watchHead } from './timing.js';
+import { defineToken, tokenRegistry } from './token-registry.js';
+import { builtinTokens, HEAD_TOKENS } from './tokens.js';
+import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
+import { onceWarning } from './warnings.js';
+
+type Request = IncomingMessage;
+type Response = ServerResponse;
+
+/** Options resolved once, when a logger is created. */
+interface ResolvedOptions {
+  readonly immediate: boolean;
+  readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  readonly stream: LogStream;
+}
+
+function resolveFormat(format: unknown): FormatFn {
+  if (typeof format === 'function') return format as FormatFn;
+  if (typeof format !== 'string') {
+    throw new TypeError(
+      'argument format must be a string (a format name or a format string) or a function',
+    );
+  }
+  const named = findFormat(format);
+  // The colour decision is made here, once per logger, so NO_COLOR set by the application
+  // before it creates the logger is honoured.
+  if (named === devColoured && !colourAllowed()) return devPlain;
+  // A string that is not a format name is a format string.
+  return named ?? compile(format);
+}
+
+function resolveOptions(options: unknown): ResolvedOptions {
+  if (options === undefined || options === null) {
+    return { immediate: false, skip: undefined, stream: process.stdout };
+  }
+  if (typeof options !== 'object') {
+    throw new TypeError('argument options must be an object');
+  }
+  const { immediate, skip, stream } = options as Record<string, unknown>;
+  if (immediate !== undefined && typeof immediate !== 'boolean') {
+    throw new TypeError('option immediate must be a boolean');
+  }
+  // `false` is the documented default of `skip` in morgan, so it is accepted as "no skip".
+  if (skip !== undefined && skip !== false && typeof skip !== 'function') {
+    throw new TypeError('option skip must be a function');
+  }
+  if (
+    stream !== undefined &&
+    (typeof stream !== 'object' ||
+      stream === null ||
+      typeof (stream as { write?: unknown }).write !== 'function')
+  ) {
+    throw new TypeError('option stream must be a writable stream (an object with a write method)');
+  }
+  return {
+    immediate: immediate ?? false,
+    skip: typeof skip === 'function' ? (skip as ResolvedOptions['skip']) : undefined,
+    // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
+    stream: (stream as LogStream | undefined) ?? process.stdout,
+  };
+}
+
+/** What a format may read, so that nothing else is recorded per request. */
+function needsOf(format: FormatFn): { head: boolean; arrival: boolean; address: boolean } {
+  const names = tokenNamesOf(format);
+  // A format function may call any token; so may a custom token, through `compile`.
+  if (names === undefined || names.some((name) => !Object.hasOwn(builtinTokens, name))) {
+    return { head: true, arrival: true, address: true };
+  }
+  const has = (name: string) => names.includes(name);
+  return {
+    head: names.some((name) => HEAD_TOKENS.has(name)),
+    arrival: has('response-time') || has('total-time') || has('remote-addr'),
+    address: has('remote-addr'),
+  };
+}
+
+/**
+ * Whether the response is already done (on-finished's test): ended, or its socket can no
+ * longer be written. Then no 'finish' or 'close' may come, and the line is written at once.
+ */
+function isFinished(res: Response): boolean {
+  return res.writableEnded || (res.socket != null && !res.socket.writable);
+}
+
+/**
+ * Calls `callback` once when the response is done: 'finish' when it was sent, 'close' when
+ * the connection closed first (an aborted request). Both listeners go when either fires.
+ */
+function whenDone(res: Response, callback: () => void): void {
+  if (isFinished(res)) {
+    setImmediate(callback);
+    return;
+  }
+  const done = () => {
+    res.removeListener('finish', done);
+    res.removeListener('close', done);
+    callback();
+  };
+  res.on('finish', done);
+  res.on('close', done);
+}
+
+function logger(format: unknown, options?: unknown): LoggerMiddleware {
+  const formatLine = resolveFormat(format);
+  const { immediate, skip, stream } = resolveOptions(options);
+  const needs = needsOf(formatLine);
+  // With `immediate` no head has been written when the line is made: nothing to watch.
+  const watchHeadToo = needs.head && !immediate;
+  guardStreamErrors(stream);
+
+  const skipFailed = onceWarning(
+    'HTTPWARE_LOGGER_SKIP',
+    'logger: the skip function threw; the request is logged',
+  );
+  const formatFailed = onceWarning(
+    'HTTPWARE_LOGGER_FORMAT',
+    'logger: the format function threw; the request is not logged',
+  );
+  const writeFailed = onceWarning(
+    'HTTPWARE_LOGGER_STREAM',
+    'logger: the log stream threw on write; the line is lost',
+  );
+
+  function logRequest(req: Request, res: Response): void {
+    if (skip !== undefined) {
+      let skipped: unknown = false;
+      try {
+        skipped = skip(req, res);
+      } catch (err) {
+        skipFailed(err);
+      }
+      if (skipped) return;
+    }
+
+    let line: unknown;
+    try {
+      line = formatLine(tokenRegistry, req, res);
+    } catch (err) {
+      formatFailed(err);
+      return;
+    }
+    if (line === undefined || line === null) return;
+
+    try {
+      if (stream.writableObjectMode && typeof line === 'object') {
+        (stream as { write(chunk: unknown): unknown }).write(line);
+      } else {
+        // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
+        stream.write(line + '\n');
+      }
+    } catch (err) {
+      writeFailed(err);
+    }
+  }
+
+  return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
+    if (needs.arrival) recordArrival(req, needs.address);
+    if (immediate) {
+      logRequest(req, res);
+    } else {
+      if (watchHeadToo) watchHead(res);
+      // Run the line in the async context of this call (as on-finished does), so tokens that
+      // read an AsyncLocalStorage see the request's store.
+      whenDone(
+        res,
+        AsyncResource.bind(() => logRequest(req, res)),
+      );
+    }
+    next();
+  };
+}
+
+function token<Req, Res>(name: string, fn: TokenFn<Req, Res>): Logger {
+  if (typeof name !== 'string') throw new TypeError('argument name must be a string');
+  if (typeof fn !== 'function') throw new TypeError('argument fn must be a function');
+  defineToken(name, fn);
+  return publicLogger;
+}
+
+function format<Req, Res>(name: string, fmt: string | FormatFn<Req, Res>): Logger {
+  if (typeof name !== 'string') throw new TypeError('argument name must be a string');
+  if (typeof fmt !== 'string' && typeof fmt !== 'function') {
+    throw new TypeError('argument format must be a string or a function');
+  }
+  defineFormat(name, fmt as string | FormatFn);
+  return publicLogger;
+}
+
+/** The request logger (morgan's drop-in successor). */
+const publicLogger: Logger = Object.assign(logger, { token, format, compile }) as Logger;
+
+export { publicLogger as logger };
+export default publicLogger;

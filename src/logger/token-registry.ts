@@ -1,0 +1,51 @@
+// The token registry: one object holding every defined token by name. It is the `tokens`
+// object handed to format functions, so `tokens[name](req, res, arg)` reaches any token.
+// It is separate from the format registry (in morgan both live on the morgan function, and a
+// token named like a format overwrites it).
+//
+// Each token is stored wrapped: the wrapper escapes string values (so no token, built-in or
+// custom, reaches a line unescaped, whether a format string or a format function reads it)
+// and turns a throw into `undefined` (written `-`) plus one warning per token name. Properties
+// are read-only so that code holding `tokens` cannot slip an unescaped token in.
+
+import { escapeLogField } from './escape.js';
+import { builtinTokens } from './tokens.js';
+import type { TokenFn, Tokens, TokenValue } from './types.js';
+import { warnOncePerKey } from './warnings.js';
+
+// No prototype: `:constructor` or `:__proto__` in a format string must not find Object's.
+export const tokenRegistry: Tokens = Object.create(null) as Tokens;
+
+function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): TokenFn<Req, Res> {
+  return function token(this: unknown, req: Req, res: Res, ...args: string[]): TokenValue {
+    let value: TokenValue;
+    try {
+      value = Reflect.apply(fn, this, [req, res, ...args]) as TokenValue;
+    } catch (err) {
+      warnOncePerKey(
+        'HTTPWARE_LOGGER_TOKEN',
+        name,
+        `logger: token ":${name}" threw; it is written as "-"`,
+        err,
+      );
+      return undefined;
+    }
+    return typeof value === 'string' ? escapeLogField(value) : value;
+  };
+}
+
+export function defineToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): void {
+  Object.defineProperty(tokenRegistry, name, {
+    value: escapingToken(name, fn),
+    enumerable: true,
+    configurable: true,
+    writable: false,
+  });
+}
+
+/** Whether `name` is a token defined now (tokens may also be defined after a format). */
+export function isDefinedToken(name: string): boolean {
+  return typeof tokenRegistry[name] === 'function';
+}
+
+for (const [name, fn] of Object.entries(builtinTokens)) defineToken(name, fn);

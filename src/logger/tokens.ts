@@ -1,0 +1,108 @@
+// The built-in tokens, each a small named function of (req, res, arg). They return raw values;
+// the token registry escapes every string on the way out.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basicAuthUser } from './basic-auth.js';
+import { formatDate } from './clf-date.js';
+import {
+  arrivalAddress,
+  frameworkIp,
+  headerGivenToWriteHead,
+  responseTime,
+  socketAddress,
+  totalTime,
+} from './timing.js';
+import type { TokenFn } from './types.js';
+
+type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => string | undefined;
+
+/** A header value as one string: repeated headers (arrays) joined with ", ". */
+function headerText(value: string | number | readonly string[] | undefined): string | undefined {
+  if (Array.isArray(value)) return value.join(', ');
+  // A number (e.g. a Content-Length set as one) stays a number: not escaped, printed as is.
+  return value as string | undefined;
+}
+
+const url: Builtin = function url(req) {
+  // Express and Connect rewrite `req.url` inside mounted apps; `originalUrl` is the full one.
+  return (req as { originalUrl?: string }).originalUrl || req.url;
+};
+
+const method: Builtin = function method(req) {
+  return req.method;
+};
+
+const responseTimeToken: Builtin = function responseTimeToken(req, res, digits) {
+  return responseTime(req, res, digits);
+};
+
+const totalTimeToken: Builtin = function totalTimeToken(req, res, digits) {
+  return totalTime(req, res, digits);
+};
+
+const date: Builtin = function date(_req, _res, format) {
+  return formatDate(new Date(), format || 'web');
+};
+
+const status: Builtin = function status(_req, res) {
+  // No head written (the client went away first, or `immediate`): no status to report.
+  return res.headersSent ? String(res.statusCode) : undefined;
+};
+
+const referrer: Builtin = function referrer(req) {
+  // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
+  return headerText(req.headers.referer || req.headers.referrer);
+};
+
+const remoteAddr: Builtin = function remoteAddr(req) {
+  // The address recorded on arrival still answers once the socket is gone.
+  return frameworkIp(req) || arrivalAddress(req) || socketAddress(req);
+};
+
+const remoteUser: Builtin = function remoteUser(req) {
+  return basicAuthUser(req.headers.authorization);
+};
+
+const pid: Builtin = function pid() {
+  return String(process.pid);
+};
+
+const httpVersion: Builtin = function httpVersion(req) {
+  return `${req.httpVersionMajor}.${req.httpVersionMinor}`;
+};
+
+const userAgent: Builtin = function userAgent(req) {
+  return req.headers['user-agent'];
+};
+
+const requestHeader: Builtin = function requestHeader(req, _res, field) {
+  if (field === undefined) return undefined;
+  return headerText(req.headers[field.toLowerCase()]);
+};
+
+const responseHeader: Builtin = function responseHeader(_req, res, field) {
+  if (field === undefined || !res.headersSent) return undefined;
+  // Headers given to writeHead win, as they do in morgan (on-headers copies them over).
+  return headerText(headerGivenToWriteHead(res, field) ?? res.getHeader(field));
+};
+
+/** Every built-in token by name. */
+export const builtinTokens: Readonly<Record<string, TokenFn>> = {
+  url,
+  method,
+  'response-time': responseTimeToken,
+  'total-time': totalTimeToken,
+  date,
+  status,
+  referrer,
+  'remote-addr': remoteAddr,
+  'remote-user': remoteUser,
+  pid,
+  'http-version': httpVersion,
+  'user-agent': userAgent,
+  req: requestHeader,
+  res: responseHeader,
+};
+
+/** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */
+export const HEAD_TOKENS: ReadonlySet<string> = new Set(['response-time', 'total-time', 'res']);

@@ -1,0 +1,112 @@
+// The logger's public types. `src/index.ts` re-exports every one of them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The names of the predefined formats. */
+export type PredefinedFormat = 'combined' | 'common' | 'dev' | 'short' | 'tiny';
+
+/**
+ * What a token may return. Strings are escaped before they enter a line; any other value is
+ * written as JavaScript would concatenate it. A falsy value (`undefined`, `null`, `''`, `0`,
+ * `false`) is written as `-` by a format string.
+ */
+export type TokenValue = string | number | boolean | null | undefined;
+
+/**
+ * A token: `fn(req, res, ...args)`. In a format string `:name[arg]` passes the string `arg`;
+ * `:name` passes none.
+ */
+export type TokenFn<Req = IncomingMessage, Res = ServerResponse> = (
+  req: Req,
+  res: Res,
+  ...args: string[]
+) => TokenValue;
+
+/** A built-in token, as reached through the `tokens` object. */
+export type BuiltinTokenFn = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  arg?: string,
+) => string | undefined;
+
+/**
+ * The object handed to format functions: every defined token by name, built-in and custom,
+ * each returning its value already escaped. Read-only: define tokens with `logger.token`.
+ */
+export interface Tokens {
+  readonly date: BuiltinTokenFn;
+  readonly 'http-version': BuiltinTokenFn;
+  readonly method: BuiltinTokenFn;
+  readonly pid: BuiltinTokenFn;
+  readonly referrer: BuiltinTokenFn;
+  readonly 'remote-addr': BuiltinTokenFn;
+  readonly 'remote-user': BuiltinTokenFn;
+  readonly req: BuiltinTokenFn;
+  readonly res: BuiltinTokenFn;
+  readonly 'response-time': BuiltinTokenFn;
+  readonly status: BuiltinTokenFn;
+  readonly 'total-time': BuiltinTokenFn;
+  readonly url: BuiltinTokenFn;
+  readonly 'user-agent': BuiltinTokenFn;
+  // biome-ignore lint/suspicious/noExplicitAny: custom tokens may be typed for any request type
+  readonly [name: string]: TokenFn<any, any>;
+}
+
+/**
+ * A format function: returns the line (without its newline), or `undefined`/`null` to skip
+ * the request. With an object-mode stream it may return an object, written as it is.
+ */
+export type FormatFn<Req = IncomingMessage, Res = ServerResponse> = (
+  tokens: Tokens,
+  req: Req,
+  res: Res,
+) => string | object | null | undefined;
+
+/** Where lines go: anything with a `write` method (a Writable, a file or rotating stream). */
+export interface LogStream {
+  write(line: string): unknown;
+  /** When true, objects returned by a format function are written as they are. */
+  readonly writableObjectMode?: boolean;
+}
+
+export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
+  /** Write the line when the request arrives instead of when the response is done. */
+  immediate?: boolean | undefined;
+  /** `skip(req, res)` returning true leaves the request out of the log. */
+  skip?: ((req: Req, res: Res) => boolean) | false | undefined;
+  /** Destination of the lines; default `process.stdout` (resolved when the logger is made). */
+  stream?: LogStream | undefined;
+}
+
+/**
+ * The middleware `logger()` returns: `(req, res, next)`, accepted by node:http handlers,
+ * Connect and Express 4/5 (their request and response types extend node's).
+ */
+export type LoggerMiddleware<Req = IncomingMessage, Res = ServerResponse> = (
+  req: Req,
+  res: Res,
+  next: (err?: unknown) => void,
+) => void;
+
+/** The `logger` function and its members. */
+export interface Logger {
+  /**
+   * Creates a logging middleware. `format` is a predefined or registered format name, a
+   * format string (`:token` and `:token[arg]`), or a format function.
+   */
+  <Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse>(
+    format: PredefinedFormat | (string & {}) | FormatFn<Req, Res>,
+    options?: LoggerOptions<Req, Res> | null,
+  ): LoggerMiddleware<Req, Res>;
+  /** Defines (or overwrites) the token `name`. Returns the logger, for chaining. */
+  token<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse>(
+    name: string,
+    fn: TokenFn<Req, Res>,
+  ): Logger;
+  /** Registers (or overwrites) the named format. Returns the logger, for chaining. */
+  format<
+    Req extends IncomingMessage = IncomingMessage,
+    Res extends ServerResponse = ServerResponse,
+  >(name: string, format: string | FormatFn<Req, Res>): Logger;
+  /** Compiles a format string into a format function of three parameters. */
+  compile(format: string): FormatFn;
+}

@@ -1,0 +1,45 @@
+// Charsets: which ones each parser accepts, and turning the body's bytes into text.
+
+import iconv from 'iconv-lite';
+
+/** Whether a parser accepts a charset (already lower-cased); null: the parser reads bytes. */
+export type CharsetPolicy = ((charset: string) => boolean) | null;
+
+// RFC 8259 sec 8.1 says JSON is UTF-8; RFC 7159 allowed UTF-16 and UTF-32 too. Only those are
+// accepted: `utf-7` in particular is refused, since it turns `+ADw-script+AD4-` into
+// `<script>` after any filter that only looked at the raw bytes.
+const UNICODE = new Set([
+  'utf-8',
+  'utf-16',
+  'utf-16le',
+  'utf-16be',
+  'utf-32',
+  'utf-32le',
+  'utf-32be',
+]);
+
+export const unicodeOnly: CharsetPolicy = (charset) => UNICODE.has(charset);
+
+// A form's charset is only ever what a browser sends: UTF-8, or Latin-1 from old pages.
+export const formCharsets: CharsetPolicy = (charset) =>
+  charset === 'utf-8' || charset === 'iso-8859-1';
+
+/** Any charset iconv-lite can decode (koi8-r, windows-1252, shift_jis, ...). */
+export const anyKnownCharset: CharsetPolicy = (charset) => iconv.encodingExists(charset);
+
+/** Whether the charset library can decode this charset at all. */
+export function charsetExists(charset: string): boolean {
+  return charset === 'utf-8' || iconv.encodingExists(charset);
+}
+
+const BOM = 0xfeff;
+
+/** Decodes a whole body, dropping a leading byte-order mark as iconv-lite does. */
+export function decode(body: Buffer, charset: string): string {
+  if (charset === 'utf-8') {
+    // Fast path: Node's own decoder, the same replacement-character behaviour as iconv-lite's.
+    const text = body.toString('utf8');
+    return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  }
+  return iconv.decode(body, charset);
+}

@@ -1,0 +1,97 @@
+// parsers.json: JSON bodies (RFC 8259), with body-parser's strict mode and error messages, and
+// prototype-poisoning protection.
+
+import { createError, HttpwareSyntaxError } from '../errors.js';
+import { unicodeOnly } from './charset.js';
+import { resolveJsonOptions, resolveOptions } from './options.js';
+import { createReader } from './read-body.js';
+import type { JsonOptions, ParserMiddleware, ProtoPoisoningAction } from './types.js';
+
+// RFC 8259 sec 2: ws = *( %x20 / %x09 / %x0A / %x0D ); the first character after it.
+const FIRST_NON_WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
+
+export function json(options?: JsonOptions): ParserMiddleware {
+  const common = resolveOptions(options, 'application/json');
+  const { reviver, strict, onProtoPoisoning } = resolveJsonOptions(options);
+
+  const parse = (body: string | Buffer): unknown => {
+    const text = body as string;
+    // An empty body is a common client mistake; body-parser reads it as `{}`.
+    if (text.length === 0) return {};
+    if (strict && text[0] !== '{' && text[0] !== '[') {
+      const first = FIRST_NON_WHITESPACE.exec(text)?.[1] || undefined;
+      if (first !== '{' && first !== '[') throw strictViolation(text, first);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text, reviver);
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err;
+      throw new HttpwareSyntaxError(err.message, text, err);
+    }
+    return onProtoPoisoning === 'ignore' ? value : guardPrototype(value, text, onProtoPoisoning);
+  };
+
+  return createReader(common, { charsets: unicodeOnly, parse });
+}
+
+/**
+ * The error JSON.parse itself gives for the first character of a non-object body, so strict
+ * mode reports exactly what the platform would ("Unexpected token 't', "true" is not valid
+ * JSON"): the text from that character on is masked with `#`, parsed, and unmasked.
+ */
+function strictViolation(text: string, first: string | undefined): HttpwareSyntaxError {
+  const index = first === undefined ? -1 : text.indexOf(first);
+  const masked = index === -1 ? '' : text.slice(0, index) + '#'.repeat(text.length - index);
+  try {
+    JSON.parse(masked);
+  } catch (err) {
+    const message = (err as Error).message.replace(/#+/g, (run) =>
+      text.substring(index, index + run.length),
+    );
+    return new HttpwareSyntaxError(message, text, err);
+  }
+  return new HttpwareSyntaxError('strict violation', text);
+}
+
+// Keys that can reach Object.prototype once application code merges the body into another
+// object. Spelled literally, or with \u escapes of their characters (all in U+005F..U+007A).
+const ESCAPED_NAME_CHAR = /\\u00(?:5[fF]|[67][0-9a-fA-F])/;
+
+/** Cheap test first: a body that cannot hold such a key is never walked. */
+function mayHoldPrototypeKey(text: string): boolean {
+  if (text.includes('__proto__') || text.includes('constructor')) return true;
+  return text.includes('\\u') && ESCAPED_NAME_CHAR.test(text);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function guardPrototype(value: unknown, text: string, action: ProtoPoisoningAction): unknown {
+  if (typeof value !== 'object' || value === null || !mayHoldPrototypeKey(text)) return value;
+  // Iterative walk: a deeply nested body cannot overflow the stack.
+  const pending: object[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop() as Record<string, unknown>;
+    if (hasOwn.call(node, '__proto__')) {
+      if (action === 'error') {
+        throw createError('entity.prototype.forbidden', { body: text, key: '__proto__' });
+      }
+      Reflect.deleteProperty(node, '__proto__');
+    }
+    const ctor = hasOwn.call(node, 'constructor') ? node.constructor : undefined;
+    if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) {
+      if (action === 'error') {
+        throw createError('entity.prototype.forbidden', {
+          body: text,
+          key: 'constructor.prototype',
+        });
+      }
+      Reflect.deleteProperty(node, 'constructor');
+    }
+    for (const key in node) {
+      const child = node[key];
+      if (typeof child === 'object' && child !== null) pending.push(child);
+    }
+  }
+  return value;
+}

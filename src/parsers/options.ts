@@ -1,0 +1,121 @@
+// Public options -> one resolved, fully-required internal object, built once when a parser is
+// created. Bad values throw a TypeError then, with body-parser's messages, never per request.
+// The caller's object is only read, never kept or changed.
+
+import { parseBytes } from './bytes.js';
+import { compileTypeMatcher } from './media-type.js';
+import type {
+  JsonOptions,
+  ParserOptions,
+  ProtoPoisoningAction,
+  TypeFunction,
+  UrlencodedOptions,
+  VerifyFunction,
+} from './types.js';
+
+export interface ResolvedOptions {
+  readonly inflate: boolean;
+  readonly limit: number;
+  readonly verify: VerifyFunction | null;
+  readonly defaultCharset: string;
+  readonly rawBody: boolean;
+  /** The `type` option when it is a function. */
+  readonly typeFunction: TypeFunction | null;
+  /** The `type` option when it is not a function, compiled. */
+  readonly matchesType: (mediaType: string | null) => boolean;
+}
+
+export interface ResolvedJsonOptions {
+  readonly reviver: JsonOptions['reviver'];
+  readonly strict: boolean;
+  readonly onProtoPoisoning: ProtoPoisoningAction;
+}
+
+export interface ResolvedUrlencodedOptions {
+  readonly extended: boolean;
+  readonly parameterLimit: number;
+  readonly charsetSentinel: boolean;
+  readonly interpretNumericEntities: boolean;
+  readonly depth: number;
+}
+
+type Loose<T> = { readonly [K in keyof T]?: unknown };
+
+function view<T>(options: T | undefined): Loose<T> {
+  return (typeof options === 'object' && options !== null ? options : {}) as Loose<T>;
+}
+
+/** The 100kb default of body-parser. */
+const DEFAULT_LIMIT = 100 * 1024;
+
+export function resolveOptions(
+  options: (ParserOptions & { defaultCharset?: string | undefined }) | undefined,
+  defaultType: string,
+): ResolvedOptions {
+  const o = view(options);
+  const limit = o.limit === undefined || o.limit === null ? DEFAULT_LIMIT : parseBytes(o.limit);
+  if (limit === null) throw new TypeError(`option limit "${String(o.limit)}" is invalid`);
+  // body-parser treats every falsy `verify` and `type` as absent.
+  const verify = o.verify || null;
+  if (verify !== null && typeof verify !== 'function') {
+    throw new TypeError('option verify must be function');
+  }
+  const type = o.type || defaultType;
+  const typeFunction = typeof type === 'function' ? (type as TypeFunction) : null;
+  return {
+    inflate: o.inflate !== false,
+    limit,
+    verify: verify as VerifyFunction | null,
+    defaultCharset: String(o.defaultCharset || 'utf-8'),
+    rawBody: o.rawBody === true,
+    typeFunction,
+    matchesType: typeFunction === null ? compileTypeMatcher(type) : () => false,
+  };
+}
+
+const PROTO_ACTIONS: readonly unknown[] = ['error', 'remove', 'ignore'];
+
+export function resolveJsonOptions(options: JsonOptions | undefined): ResolvedJsonOptions {
+  const o = view(options);
+  const onProtoPoisoning = o.onProtoPoisoning ?? 'error';
+  if (!PROTO_ACTIONS.includes(onProtoPoisoning)) {
+    throw new TypeError('option onProtoPoisoning must be "error", "remove" or "ignore"');
+  }
+  if (o.reviver !== undefined && o.reviver !== null && typeof o.reviver !== 'function') {
+    throw new TypeError('option reviver must be function');
+  }
+  return {
+    reviver: (o.reviver ?? undefined) as JsonOptions['reviver'],
+    strict: o.strict !== false,
+    onProtoPoisoning: onProtoPoisoning as ProtoPoisoningAction,
+  };
+}
+
+export function resolveUrlencodedOptions(
+  options: UrlencodedOptions | undefined,
+  common: ResolvedOptions,
+): ResolvedUrlencodedOptions {
+  const o = view(options);
+  if (common.defaultCharset !== 'utf-8' && common.defaultCharset !== 'iso-8859-1') {
+    throw new TypeError('option defaultCharset must be either utf-8 or iso-8859-1');
+  }
+  const extended = Boolean(o.extended);
+  // Number() is the coercion body-parser's isNaN() applies.
+  let parameterLimit = o.parameterLimit === undefined ? 1000 : Number(o.parameterLimit);
+  if (Number.isNaN(parameterLimit) || parameterLimit < 1) {
+    throw new TypeError('option parameterLimit must be a positive number');
+  }
+  if (Number.isFinite(parameterLimit)) parameterLimit = Math.trunc(parameterLimit);
+  const depth = extended ? (o.depth === undefined ? 32 : o.depth) : 0;
+  if (Number.isNaN(Number(depth)) || Number(depth) < 0) {
+    throw new TypeError('option depth must be a zero or a positive number');
+  }
+  return {
+    extended,
+    parameterLimit,
+    charsetSentinel: o.charsetSentinel === true,
+    interpretNumericEntities: o.interpretNumericEntities === true,
+    // qs reads a depth that is not a number (null, '3') as its own default, 5; kept so.
+    depth: typeof depth === 'number' ? depth : 5,
+  };
+}

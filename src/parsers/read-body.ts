@@ -1,0 +1,348 @@
+// The one read pipeline every parser runs through. A parser contributes its charset policy and
+// a `parse`; this file owns the rest, in body-parser's order:
+//   already read? -> has a body? -> type matches? -> charset -> Content-Encoding ->
+//   limit (Content-Length) -> read, counting decoded bytes against the limit -> verify ->
+//   decode -> parse -> next().
+// Every error after the type matched is delivered once the rest of the body is drained (up to
+// a bound), so the client can read its response; `next` is called exactly once, inside the
+// async context the middleware was called in, and no listener, stream or buffer is left behind.
+
+import { AsyncResource } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transform } from 'node:stream';
+import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
+import { type CharsetPolicy, charsetExists, decode } from './charset.js';
+import { createDecompressor } from './inflate.js';
+import { type ContentType, parseContentType } from './media-type.js';
+import type { ResolvedOptions } from './options.js';
+import type { ParserMiddleware } from './types.js';
+
+/** What a parser adds to the pipeline. */
+export interface BodyFormat {
+  /** Which charsets it decodes; null: it takes the bytes as they are (raw). */
+  readonly charsets: CharsetPolicy;
+  /** The decoded text (a Buffer for raw) -> `req.body`. Throw an error to refuse the body. */
+  readonly parse: (body: string | Buffer, charset: string | null) => unknown;
+}
+
+type Next = (err?: unknown) => void;
+type BodyRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
+
+/** Most bytes discarded after an error before the connection is marked to close instead. */
+export const DRAIN_LIMIT_BYTES = 1024 * 1024;
+/** Longest wait for the rest of a body after an error before giving up on the connection. */
+export const DRAIN_LIMIT_MS = 1000;
+
+/**
+ * Whether the request's body was already consumed, or can no longer come (on-finished's test,
+ * which body-parser uses): a parser that finds this leaves `req.body` alone.
+ */
+function isFinished(req: IncomingMessage & { upgrade?: boolean }): boolean {
+  const socket = req.socket;
+  return Boolean(req.upgrade || !socket || !socket.readable || (req.complete && !req.readable));
+}
+
+/**
+ * RFC 9112 sec 6.3: a request has a body when it has Transfer-Encoding or Content-Length
+ * (even `0`); type-is reads any Content-Length that is a number.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && !Number.isNaN(Number(length)))
+  );
+}
+
+/** The middleware for one parser: options resolved once, the format's policy and parse. */
+export function createReader(options: ResolvedOptions, format: BodyFormat): ParserMiddleware {
+  return function httpwareBodyParser(req, res, next) {
+    if (isFinished(req)) {
+      next();
+      return;
+    }
+    const request = req as BodyRequest;
+    if (!('body' in request)) request.body = undefined;
+    if (!hasBody(req)) {
+      next();
+      return;
+    }
+    let contentType: ContentType | undefined;
+    if (options.typeFunction !== null) {
+      if (!options.typeFunction(req)) {
+        next();
+        return;
+      }
+    } else {
+      contentType = parseContentType(req.headers['content-type']);
+      if (!options.matchesType(contentType.type)) {
+        next();
+        return;
+      }
+    }
+    // From here the body is ours, and the rest is asynchronous: bind `next` to the caller's
+    // async context (AsyncLocalStorage) so request-scoped state survives into it.
+    read(request, res, AsyncResource.bind(next), options, format, contentType);
+  };
+}
+
+function read(
+  req: BodyRequest,
+  res: ServerResponse,
+  next: Next,
+  options: ResolvedOptions,
+  format: BodyFormat,
+  contentType: ContentType | undefined,
+): void {
+  let settled = false;
+  let decompressor: Transform | null = null;
+  // Bytes of the request already taken off the socket (identity bodies), for drain's budget.
+  let consumed = 0;
+
+  const succeed = () => {
+    if (settled) return;
+    settled = true;
+    next();
+  };
+  const fail = (err: unknown) => {
+    if (settled) return;
+    settled = true;
+    discard(decompressor, req);
+    drain(req, res, consumed, () => next(err));
+  };
+
+  let charset: string | null = null;
+  if (format.charsets !== null) {
+    contentType ??= parseContentType(req.headers['content-type']);
+    charset = (contentType.charset || options.defaultCharset).toLowerCase();
+    if (!format.charsets(charset) || !charsetExists(charset)) {
+      fail(createError('charset.unsupported', { charset }));
+      return;
+    }
+  }
+
+  const coding = (req.headers['content-encoding'] || 'identity').toLowerCase();
+  if (coding !== 'identity') {
+    if (!options.inflate) {
+      // body-parser sets `encoding`; its README names the property `charset`: both are set.
+      fail(
+        createError(
+          'encoding.unsupported',
+          { encoding: coding, charset: coding },
+          { message: 'content encoding unsupported' },
+        ),
+      );
+      return;
+    }
+    decompressor = createDecompressor(coding);
+    if (decompressor === null) {
+      fail(createError('encoding.unsupported', { encoding: coding }));
+      return;
+    }
+  }
+
+  // The Content-Length counts encoded bytes, so it is only compared for identity bodies. A
+  // length over the limit is refused before a byte is read.
+  const declared = req.headers['content-length'];
+  const length =
+    decompressor === null && declared !== undefined && !Number.isNaN(Number(declared))
+      ? Number.parseInt(declared, 10)
+      : null;
+  if (length !== null && length > options.limit) {
+    fail(createError('entity.too.large', { expected: length, length, limit: options.limit }));
+    return;
+  }
+  // Bytes only: a decoder set on the request would hand over strings cut at any character.
+  if (req.readableEncoding !== null) {
+    fail(createError('stream.encoding.set', {}));
+    return;
+  }
+  if (req.readable === false) {
+    fail(createError('stream.not.readable', {}));
+    return;
+  }
+
+  const source: NodeJS.ReadableStream = decompressor ?? req;
+  const limit = options.limit;
+  let received = 0;
+  let chunks: Buffer[] = [];
+
+  const cleanup = () => {
+    source.removeListener('data', onData);
+    source.removeListener('end', onEnd);
+    req.removeListener('aborted', onAborted);
+    req.removeListener('close', onClose);
+    req.removeListener('error', onAborted);
+    if (decompressor !== null) decompressor.removeListener('error', onInflateError);
+    chunks = [];
+  };
+  const stop = (err: unknown) => {
+    cleanup();
+    fail(err);
+  };
+
+  // Counted as they arrive, after inflation: a small compressed body that inflates past the
+  // limit is stopped here, holding at most the limit plus one chunk in memory.
+  function onData(chunk: Buffer) {
+    received += chunk.length;
+    if (decompressor === null) consumed = received;
+    if (received > limit) stop(createError('entity.too.large', { limit, received }));
+    else chunks.push(chunk);
+  }
+  function onEnd() {
+    if (length !== null && received !== length) {
+      stop(createError('request.size.invalid', { expected: length, length, received }));
+      return;
+    }
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+    cleanup();
+    if (decompressor !== null) {
+      discard(decompressor, req);
+      decompressor = null;
+      req.resume();
+    }
+    finish(body);
+  }
+  function onAborted() {
+    stop(
+      createError('request.aborted', { code: 'ECONNABORTED', expected: length, length, received }),
+    );
+  }
+  function onClose() {
+    // A request closed before its body ended was cut short.
+    if (!req.complete) onAborted();
+  }
+  function onInflateError(err: Error) {
+    stop(createError('entity.inflate.failed', {}, { message: err.message, cause: err }));
+  }
+
+  function finish(body: Buffer) {
+    if (options.rawBody) req.rawBody = body;
+    if (options.verify !== null) {
+      try {
+        options.verify(req, res, body, charset);
+      } catch (thrown) {
+        fail(adopt(thrown, 'entity.verify.failed', body));
+        return;
+      }
+    }
+    let text: string | Buffer = body;
+    try {
+      if (charset !== null) text = decode(body, charset);
+      req.body = format.parse(text, charset);
+    } catch (thrown) {
+      fail(isHttpwareError(thrown) ? thrown : adopt(thrown, 'entity.parse.failed', text));
+      return;
+    }
+    succeed();
+  }
+
+  req.on('aborted', onAborted);
+  req.on('close', onClose);
+  req.on('error', onAborted);
+  if (decompressor !== null) {
+    decompressor.on('error', onInflateError);
+    req.pipe(decompressor);
+  }
+  source.on('data', onData);
+  source.on('end', onEnd);
+}
+
+/**
+ * An error thrown by application code (`verify`, a `reviver`) as body-parser reports it: the
+ * thrown error's own `status` is kept; an error with its own `type` is the application's own
+ * kind and passes through with `status`, `statusCode`, `expose` and `body` added; any other is
+ * wrapped in an HttpwareError of the given kind, the thrown value as its `cause`.
+ */
+function adopt(
+  thrown: unknown,
+  type: 'entity.verify.failed' | 'entity.parse.failed',
+  body: Buffer | string,
+): unknown {
+  const own =
+    typeof thrown === 'object' && thrown !== null ? (thrown as Record<string, unknown>) : {};
+  const status = validStatus(own.status || own.statusCode);
+  if (thrown instanceof Error && typeof own.type === 'string') {
+    const finalStatus = status ?? errorKinds[type].status;
+    if (own.status !== finalStatus || typeof own.expose !== 'boolean') {
+      Object.assign(thrown, {
+        status: finalStatus,
+        statusCode: finalStatus,
+        expose: finalStatus < 500,
+      });
+    }
+    Object.assign(thrown, { body });
+    return thrown;
+  }
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  if (type === 'entity.parse.failed') {
+    return new HttpwareError(type, { body: String(body) }, { message, status, cause: thrown });
+  }
+  return new HttpwareError(type, { body }, { message, status, cause: thrown });
+}
+
+/** Stops and drops a decompression stream; a late zlib error then has a listener to land on. */
+function discard(decompressor: Transform | null, req: IncomingMessage): void {
+  if (decompressor === null) return;
+  req.unpipe(decompressor);
+  decompressor.on('error', ignore);
+  decompressor.destroy();
+}
+
+function ignore(): void {}
+
+/**
+ * Reads and throws away the rest of a request so its response can be read by the client and
+ * the connection reused. A client that keeps sending past DRAIN_LIMIT_BYTES, or for longer than
+ * DRAIN_LIMIT_MS, gets its answer anyway, and the connection is closed after it; so does one
+ * that announced more than that in its Content-Length, without waiting for it.
+ */
+function drain(
+  req: IncomingMessage,
+  res: ServerResponse,
+  consumed: number,
+  callback: () => void,
+): void {
+  if (isFinished(req)) {
+    callback();
+    return;
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared - consumed > DRAIN_LIMIT_BYTES) {
+    closeAfterResponse(res);
+    req.resume();
+    callback();
+    return;
+  }
+  let discarded = 0;
+  const done = () => {
+    clearTimeout(timer);
+    req.removeListener('data', onData);
+    req.removeListener('end', done);
+    req.removeListener('close', done);
+    req.removeListener('aborted', done);
+    req.removeListener('error', done);
+    callback();
+  };
+  const giveUp = () => {
+    closeAfterResponse(res);
+    done();
+  };
+  const onData = (chunk: Buffer | string) => {
+    discarded += chunk.length;
+    if (discarded > DRAIN_LIMIT_BYTES) giveUp();
+  };
+  const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);
+  req.on('data', onData);
+  req.on('end', done);
+  req.on('close', done);
+  req.on('aborted', done);
+  req.on('error', done);
+  req.resume();
+}
+
+/** Marks the connection to close once the response is sent (HTTP/1.1 `Connection: close`). */
+function closeAfterResponse(res: ServerResponse): void {
+  res.shouldKeepAlive = false;
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+}

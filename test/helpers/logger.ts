@@ -1,0 +1,139 @@
+// Helpers for the logger's tests: a server with one or more loggers in front of a handler,
+// lines captured per logger, a fixed clock, and child processes for what must run outside
+// the test process (crashes, runtime flags, environment read at startup).
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mock } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { setClock } from '../../src/logger/timing.js';
+import { captureLines, type LineCapture } from './lines.js';
+import {
+  type Framework,
+  type Handler,
+  type Middleware,
+  startServer,
+  type TestServer,
+} from './server.js';
+
+export interface LoggedServer extends TestServer {
+  /** Lines written by the (first) logger. */
+  readonly capture: LineCapture;
+}
+
+/** A handler that answers 200 with a fixed 2-byte body and its Content-Length. */
+export const okHandler: Handler = (_req, res) => {
+  res.setHeader('content-length', '2');
+  res.end('ok');
+};
+
+/**
+ * Starts a server (port 0) whose only middleware is `makeLogger(stream)`; lines go to a fresh
+ * capture. `before` middleware run ahead of the logger (to set `req.ip`, an id, ...).
+ */
+export async function loggedServer(
+  makeLogger: (stream: LineCapture['stream']) => Middleware,
+  options: {
+    framework?: Framework;
+    handler?: Handler;
+    before?: readonly Middleware[];
+    after?: readonly Middleware[];
+    https?: boolean;
+  } = {},
+): Promise<LoggedServer> {
+  const capture = captureLines();
+  const server = await startServer({
+    framework: options.framework ?? 'http',
+    middleware: [...(options.before ?? []), makeLogger(capture.stream), ...(options.after ?? [])],
+    handler: options.handler ?? okHandler,
+    ...(options.https ? { https: true } : {}),
+  });
+  return Object.assign(server, { capture });
+}
+
+/** 10 Oct 2000 13:55:36.789 UTC: the Common Log Format's own example date. */
+export const FIXED_NOW = Date.UTC(2000, 9, 10, 13, 55, 36, 789);
+
+/**
+ * Freezes `Date` at FIXED_NOW (timers keep running) and makes the logger's monotonic clock
+ * advance by exactly `stepMs` on every reading, so `:response-time` (two readings: arrival,
+ * headers) is `stepMs` and `:total-time` (arrival, line) is `2 * stepMs`. Returns the undo.
+ */
+export function fixTime(stepMs = 1.5): () => void {
+  mock.timers.enable({ apis: ['Date'], now: FIXED_NOW });
+  let reading = 0;
+  const previous = setClock(() => {
+    reading += stepMs;
+    return reading;
+  });
+  return () => {
+    setClock(previous);
+    mock.timers.reset();
+  };
+}
+
+/** Replaces every timing number before " ms" (response-time) with "<t>". */
+export function maskTimes(line: string): string {
+  return line.replace(/\d+(?:\.\d+)? ms/g, '<t> ms');
+}
+
+export interface ChildResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a fixture from test/logger/fixtures with tsx, resolving with its exit and output. */
+export function runFixture(
+  name: string,
+  options: {
+    nodeFlags?: readonly string[];
+    args?: readonly string[];
+    env?: NodeJS.ProcessEnv;
+  } = {},
+): Promise<ChildResult> {
+  const file = fileURLToPath(new URL(`../logger/fixtures/${name}`, import.meta.url));
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...(options.nodeFlags ?? []), '--import', 'tsx', file, ...(options.args ?? [])],
+      { env: { ...process.env, ...options.env }, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** An own-property snapshot of a request/response, to show the logger adds nothing. */
+export function ownKeys(value: IncomingMessage | ServerResponse): string[] {
+  return Reflect.ownKeys(value)
+    .map((key) => String(key))
+    .sort();
+}
+
+/** Serves any request listener (an Express or Connect app built by the test) on port 0. */
+export async function listen(listener: RequestListener): Promise<TestServer> {
+  const server = createServer(listener);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    nextOutcome: () => Promise.reject(new Error('listen() records no outcomes')),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,585 @@
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import {
+  assertHttpError,
+  assertResourcesSettle,
+  documentedTypes,
+  listenerProbe,
+  loadSubject,
+  outcomeWithin,
+  prototypeSnapshot,
+  type Subject,
+  timed,
+  watchUncaught,
+} from '../helpers/hostile.js';
+import {
+  type Middleware,
+  type Outcome,
+  rawHead,
+  type SendOptions,
+  send,
+  sendRaw,
+  startServer,
+  type TestServer,
+} from '../helpers/index.js';
+
+// One test per attack that has hit body-parser and its relatives (COMPAT.md, last section),
+// each with the bound it must respect: a status and error type, and where the attack is about
+// resources, a time budget. Memory bounds are measured in a fresh process in memory.test.ts.
+// Set HOSTILE_IMPL to run these against another implementation (docs/security.md).
+
+let subject: Subject;
+let documented: ReadonlySet<string>;
+const uncaught = watchUncaught();
+
+before(async () => {
+  subject = await loadSubject();
+  documented = documentedTypes(subject);
+});
+
+after(() => {
+  uncaught.stop();
+});
+
+/** One server running `middleware`, one request, its outcome and reply; then it is closed. */
+async function exchange(
+  middleware: Middleware | readonly Middleware[],
+  request: SendOptions,
+): Promise<{ outcome: Outcome; status: number; text: string; ms: number }> {
+  const server = await startServer({
+    middleware: Array.isArray(middleware) ? middleware : [middleware as Middleware],
+  });
+  try {
+    const { value: reply, ms } = await timed(() => send(server, request));
+    const outcome = await server.nextOutcome();
+    assert.equal(outcome.nextCalls, 1, 'next is called exactly once');
+    assert.deepEqual(uncaught.take(), [], 'no uncaught exception');
+    return { outcome, status: reply.status, text: reply.text, ms };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A server that must keep answering after an attack: a plain JSON request still works. */
+async function assertStillServing(server: TestServer): Promise<void> {
+  const reply = await send(server, {
+    headers: { 'content-type': 'application/json' },
+    body: '{"still":"serving"}',
+  });
+  assert.equal(reply.status, 200, reply.text);
+  const outcome = await server.nextOutcome();
+  assert.deepEqual(outcome.body, { still: 'serving' });
+}
+
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const json = { 'content-type': 'application/json' };
+
+describe('deeply nested extended urlencoded keys', () => {
+  test('a 5,000-deep a[b][b]... key answers 400 querystring.parse.rangeError within 500 ms', async () => {
+    const body = `a${'[b]'.repeat(5000)}=x`;
+    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+      headers: form,
+      body,
+    });
+    assertHttpError(r.outcome.error, documented, {
+      status: 400,
+      type: 'querystring.parse.rangeError',
+    });
+    assert.ok(r.ms < 500, `took ${r.ms} ms`);
+  });
+
+  test('a 300,000-deep key under a 1mb limit answers 400 within 1 s', async () => {
+    const body = `a${'[b]'.repeat(300_000)}=x`;
+    const r = await exchange(subject.parsers.urlencoded({ extended: true, limit: '1mb' }), {
+      headers: form,
+      body,
+    });
+    assertHttpError(r.outcome.error, documented, {
+      status: 400,
+      type: 'querystring.parse.rangeError',
+    });
+    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+  });
+
+  test('nesting within the depth still parses (32 levels by default)', async () => {
+    const body = `a${'[b]'.repeat(32)}=x`;
+    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+      headers: form,
+      body,
+    });
+    assert.equal(r.outcome.error, undefined);
+    let node = r.outcome.body as Record<string, unknown>;
+    node = node.a as Record<string, unknown>;
+    for (let i = 0; i < 31; i++) node = node.b as Record<string, unknown>;
+    assert.equal(node.b, 'x');
+  });
+});
+
+describe('a huge &&&& body', () => {
+  for (const extended of [false, true]) {
+    test(`10 MB of "&" (extended: ${extended}) answers 413 parameters.too.many within 1 s`, async () => {
+      const body = '&'.repeat(10 * 1024 * 1024);
+      const r = await exchange(subject.parsers.urlencoded({ extended, limit: '20mb' }), {
+        headers: form,
+        body,
+      });
+      assertHttpError(r.outcome.error, documented, {
+        status: 413,
+        type: 'parameters.too.many',
+      });
+      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    });
+  }
+
+  test('1,001 parameters with the default parameterLimit answer 413 parameters.too.many', async () => {
+    const body = Array.from({ length: 1001 }, (_, i) => `k${i}=v`).join('&');
+    const r = await exchange(subject.parsers.urlencoded(), { headers: form, body });
+    assertHttpError(r.outcome.error, documented, { status: 413, type: 'parameters.too.many' });
+  });
+});
+
+describe('sparse, enormous and repeated array indices', () => {
+  test('a[999999999]=x gives a small object, not a billion-slot array, within 100 ms', async () => {
+    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+      headers: form,
+      body: 'a[999999999]=x',
+    });
+    assert.equal(r.outcome.error, undefined);
+    const body = r.outcome.body as { a: unknown };
+    assert.ok(!Array.isArray(body.a), 'a is not an array');
+    assert.deepEqual({ ...(body.a as object) }, { '999999999': 'x' });
+    assert.ok(r.ms < 100, `took ${r.ms} ms`);
+  });
+
+  test('a[0]=x&a[100000000]=y does not allocate a sparse array', async () => {
+    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+      headers: form,
+      body: 'a[0]=x&a[100000000]=y',
+    });
+    assert.equal(r.outcome.error, undefined);
+    const a = (r.outcome.body as { a: unknown }).a;
+    if (Array.isArray(a)) assert.ok(a.length <= 2, `array of length ${a.length}`);
+    assert.ok(JSON.stringify(r.outcome.body).length < 100);
+  });
+
+  test('a[]= repeated 50,000 times (parameterLimit raised) stays bounded by the parameter count within 1 s', async () => {
+    const body = 'a[]=x&'.repeat(50_000).slice(0, -1);
+    const r = await exchange(
+      subject.parsers.urlencoded({ extended: true, parameterLimit: 100_000, limit: '1mb' }),
+      { headers: form, body },
+    );
+    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    if (r.outcome.error !== undefined) {
+      assertHttpError(r.outcome.error, documented, { status: 413 });
+      return;
+    }
+    const a = (r.outcome.body as { a: unknown }).a;
+    const size = Array.isArray(a) ? a.length : Object.keys(a as object).length;
+    assert.ok(size <= 50_000, `${size} entries from 50,000 parameters`);
+  });
+
+  for (const extended of [false, true]) {
+    test(`a key repeated 51,000 times in 100 kB (parameterLimit raised, extended: ${extended}) is answered within 1 s`, async () => {
+      // "a&a&a&...": two bytes per parameter, each one more value for the same key.
+      const body = 'a&'.repeat(51_000).slice(0, -1);
+      const r = await exchange(subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 }), {
+        headers: form,
+        body,
+      });
+      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      if (r.outcome.error !== undefined) assertHttpError(r.outcome.error, documented, { status: 413 });
+    });
+  }
+
+  test('a[]= repeated past the default parameterLimit answers 413 parameters.too.many', async () => {
+    const body = 'a[]=x&'.repeat(1001).slice(0, -1);
+    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+      headers: form,
+      body,
+    });
+    assertHttpError(r.outcome.error, documented, { status: 413, type: 'parameters.too.many' });
+  });
+});
+
+describe('prototype keys in urlencoded bodies', () => {
+  const attacks = [
+    '__proto__[polluted]=1',
+    '__proto__.polluted=1',
+    'constructor[prototype][polluted]=1',
+    '[__proto__][polluted]=1',
+    'a[__proto__][polluted]=1',
+    'a[constructor][prototype][polluted]=1',
+    '__proto__=x&a=1',
+    'hasOwnProperty=x&toString=y&valueOf=z',
+    'a[hasOwnProperty]=x',
+  ];
+  for (const extended of [false, true]) {
+    for (const body of attacks) {
+      test(`${body} (extended: ${extended}) pollutes no prototype and leaves the body usable`, async () => {
+        const unchanged = prototypeSnapshot();
+        const r = await exchange(subject.parsers.urlencoded({ extended }), {
+          headers: form,
+          body,
+        });
+        unchanged();
+        if (r.outcome.error !== undefined) {
+          assertHttpError(r.outcome.error, documented, { status: 400 });
+          return;
+        }
+        const parsed = r.outcome.body as Record<string, unknown>;
+        const proto = Object.getPrototypeOf(parsed);
+        assert.ok(proto === Object.prototype || proto === null, 'body prototype untouched');
+        assert.equal((parsed as { polluted?: unknown }).polluted, undefined);
+        // A body that shadows hasOwnProperty must not break the application's own checks.
+        assert.equal(typeof Object.keys(parsed).length, 'number');
+        assert.doesNotThrow(() => JSON.stringify(parsed));
+      });
+    }
+  }
+});
+
+describe('JSON prototype poisoning', () => {
+  const poisoned: Record<string, string> = {
+    '__proto__ key': '{"__proto__":{"polluted":true}}',
+    'escaped \\u005f_proto__ key': '{"\\u005f_proto__":{"polluted":true}}',
+    'fully escaped __proto__ key': '{"\\u005f\\u005fproto\\u005f\\u005f":{"polluted":true}}',
+    'nested __proto__ key': '{"a":{"b":[{"__proto__":{"polluted":true}}]}}',
+    '__proto__ key with blanks around': '{ "a":1 ,\n\t"__proto__" : {"polluted":true} }',
+    'constructor.prototype': '{"constructor":{"prototype":{"polluted":true}}}',
+    'escaped constructor.prototype':
+      '{"\\u0063onstructor":{"\\u0070rototype":{"polluted":true}}}',
+    'nested constructor.prototype': '[{"x":{"constructor":{"prototype":{"polluted":true}}}}]',
+  };
+  for (const [name, body] of Object.entries(poisoned)) {
+    test(`a ${name} is refused with 400 by default`, async () => {
+      const unchanged = prototypeSnapshot();
+      const r = await exchange(subject.parsers.json(), { headers: json, body });
+      unchanged();
+      assertHttpError(r.outcome.error, documented, { status: 400 });
+      assert.equal(r.status, 400);
+    });
+  }
+
+  test('a refused body merged by the application could not have polluted anything', async () => {
+    // What the advisories describe: parse, then a naive deep merge into a plain object.
+    const merge = (target: Record<string, unknown>, source: Record<string, unknown>) => {
+      for (const key of Object.keys(source)) {
+        const value = source[key];
+        if (value && typeof value === 'object') {
+          target[key] ??= {};
+          merge(target[key] as Record<string, unknown>, value as Record<string, unknown>);
+        } else target[key] = value;
+      }
+    };
+    const server = await startServer({
+      middleware: [subject.parsers.json()],
+      handler: (req, res) => {
+        merge({}, (req as { body?: Record<string, unknown> }).body ?? {});
+        res.end('merged');
+      },
+    });
+    try {
+      const reply = await send(server, {
+        headers: json,
+        body: '{"__proto__":{"polluted":"yes"}}',
+      });
+      assert.equal(({} as { polluted?: unknown }).polluted, undefined, 'Object.prototype polluted');
+      assert.equal(reply.status, 400);
+    } finally {
+      // Undo a successful attack so it cannot leak into the other tests of this file.
+      delete (Object.prototype as { polluted?: unknown }).polluted;
+      await server.close();
+    }
+  });
+
+  test('"__proto__" as a string value, not a key, is parsed', async () => {
+    const r = await exchange(subject.parsers.json(), {
+      headers: json,
+      body: '{"note":"__proto__","list":["constructor","prototype"]}',
+    });
+    assert.equal(r.outcome.error, undefined);
+    assert.deepEqual(r.outcome.body, {
+      note: '__proto__',
+      list: ['constructor', 'prototype'],
+    });
+  });
+});
+
+const zeros50mb = Buffer.alloc(50 * 1024 * 1024);
+const bombs: Record<string, () => Buffer> = {
+  gzip: () => zlib.gzipSync(zeros50mb, { level: 9 }),
+  deflate: () => zlib.deflateSync(zeros50mb, { level: 9 }),
+  br: () =>
+    zlib.brotliCompressSync(zeros50mb, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+    }),
+};
+
+describe('decompression bomb', () => {
+  for (const [encoding, make] of Object.entries(bombs)) {
+    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large within 1 s`, async () => {
+      const body = make();
+      const r = await exchange(subject.parsers.json(), {
+        headers: { ...json, 'content-encoding': encoding },
+        body,
+      });
+      assertHttpError(r.outcome.error, documented, { status: 413, type: 'entity.too.large' });
+      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    });
+  }
+
+  test('a gzip bomb for the raw parser with a 1mb limit answers 413 entity.too.large', async () => {
+    const r = await exchange(subject.parsers.raw({ limit: '1mb' }), {
+      headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' },
+      body: bombs.gzip!(),
+    });
+    assertHttpError(r.outcome.error, documented, { status: 413, type: 'entity.too.large' });
+  });
+});
+
+describe('corrupt compressed data with an unsupported charset and verify', () => {
+  const valid = zlib.gzipSync(Buffer.from('{"a":"b"}'));
+  const corrupt: Record<string, Buffer> = {
+    garbage: Buffer.from('this is not compressed at all, not even close'),
+    'truncated gzip': valid.subarray(0, valid.length - 6),
+    'gzip with a broken header': Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0xff]), valid]),
+  };
+  const parserCases: Array<[string, () => Middleware, string]> = [
+    ['json', () => subject.parsers.json({ verify: () => {} }), 'application/json'],
+    ['text', () => subject.parsers.text({ verify: () => {} }), 'text/plain'],
+    [
+      'urlencoded',
+      () => subject.parsers.urlencoded({ verify: () => {} }),
+      'application/x-www-form-urlencoded',
+    ],
+    ['raw', () => subject.parsers.raw({ verify: () => {} }), 'application/octet-stream'],
+  ];
+  for (const [parser, make, type] of parserCases) {
+    test(`${parser}: corrupt gzip, deflate and br with charset klingon or utf-7 never crash, answer a documented 4xx, and the server keeps serving`, async () => {
+      const probe = listenerProbe();
+      const server = await startServer({ middleware: [probe.before, make()] });
+      try {
+        for (const encoding of ['gzip', 'deflate', 'br']) {
+          for (const [kind, body] of Object.entries(corrupt)) {
+            for (const charset of ['klingon', 'utf-7']) {
+              const reply = await send(server, {
+                headers: { 'content-type': `${type}; charset=${charset}`, 'content-encoding': encoding },
+                body,
+              });
+              const outcome = await server.nextOutcome();
+              assert.equal(outcome.nextCalls, 1, `${encoding} ${kind} ${charset}`);
+              if (parser === 'raw') {
+                // raw has no charset: the corrupt stream itself must be the error.
+                assertHttpError(outcome.error, documented, { status: 400 });
+              } else {
+                assertHttpError(outcome.error, documented);
+                assert.ok(reply.status === 400 || reply.status === 415, `${reply.status}`);
+              }
+            }
+          }
+        }
+        // Let any late decoder error surface before looking.
+        await new Promise((r) => setTimeout(r, 50));
+        assert.deepEqual(uncaught.take(), [], 'no uncaught exception');
+        assert.deepEqual(probe.leaks, [], 'no listener left on req or socket');
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  test('a corrupt body with verify that throws answers a documented error without crashing', async () => {
+    const r = await exchange(
+      subject.parsers.json({
+        verify: () => {
+          throw new Error('refused');
+        },
+      }),
+      {
+        headers: { 'content-type': 'application/json; charset=klingon', 'content-encoding': 'gzip' },
+        body: corrupt.garbage!,
+      },
+    );
+    assertHttpError(r.outcome.error, documented);
+  });
+});
+
+describe('lying Content-Length and broken clients', () => {
+  test('a Content-Length shorter than the body: the declared bytes are parsed (400 entity.parse.failed) and the server keeps serving', async () => {
+    const server = await startServer({ middleware: [subject.parsers.json()] });
+    try {
+      const reply = await sendRaw(server, [
+        rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 4 }),
+        '{"a":"bcd"}',
+      ]);
+      const outcome = await server.nextOutcome();
+      assert.equal(outcome.nextCalls, 1);
+      assertHttpError(outcome.error, documented, { status: 400, type: 'entity.parse.failed' });
+      assert.equal(reply.status, 400);
+      await assertStillServing(server);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a Content-Length longer than the body, then the client leaves: 400 request.aborted, once, and the server keeps serving', async () => {
+    const baseline = (await import('../helpers/hostile.js')).activeResources();
+    const server = await startServer({ middleware: [subject.parsers.json()] });
+    try {
+      await sendRaw(
+        server,
+        [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1000 }), '{"a":'],
+        { abort: true, delayMs: 20 },
+      );
+      const outcome = await server.nextOutcome();
+      assert.equal(outcome.nextCalls, 1);
+      assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
+      await assertStillServing(server);
+    } finally {
+      await server.close();
+    }
+    await assertResourcesSettle(baseline);
+  });
+
+  test('a Content-Length over the limit is refused with 413 before the body is read', async () => {
+    const server = await startServer({ middleware: [subject.parsers.json()] });
+    try {
+      // The head alone announces 10 GB; nothing after it. The answer must not wait for it.
+      const { value: reply, ms } = await timed(() =>
+        sendRaw(
+          server,
+          [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1e10 })],
+          { timeoutMs: 1500 },
+        ),
+      );
+      assert.equal(reply.status, 413, 'answered before the announced body arrived');
+      const outcome = await outcomeWithin(server, 500);
+      assertHttpError(outcome.error, documented, { status: 413, type: 'entity.too.large' });
+      assert.ok(ms < 1500, `took ${ms} ms`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a limit option that fails to parse', () => {
+  const bad: unknown[] = ['1 megabyte', 'abc', '100kbx', '', '-1mb', Number.NaN, -1, {}, [], true];
+  for (const limit of bad) {
+    test(`limit ${JSON.stringify(limit) ?? String(limit)} throws a TypeError at creation or still enforces a limit`, async () => {
+      let middleware: Middleware;
+      try {
+        middleware = subject.parsers.raw({ limit } as never);
+      } catch (err) {
+        assert.ok(err instanceof TypeError, String(err));
+        assert.match((err as Error).message, /limit/);
+        return;
+      }
+      // Accepted: then a body far over any sane default must still be refused.
+      const r = await exchange(middleware, {
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(5 * 1024 * 1024, 0x61),
+      });
+      assertHttpError(r.outcome.error, documented, { status: 413, type: 'entity.too.large' });
+    });
+  }
+});
+
+describe('content-type confusion', () => {
+  const cases: Array<[string, boolean]> = [
+    ['application/json-x', false],
+    ['application/jsonx', false],
+    ['application/json+x', false],
+    ['xapplication/json', false],
+    ['text/json', false],
+    ['application/x-json', false],
+    ['application/vnd.api+json', false],
+    ['application/json, text/plain', false],
+    ['APPLICATION/JSON', true],
+    ['Application/Json; Charset=UTF-8', true],
+    ['application/json;charset="utf-8"', true],
+    ['application/json; foo="a;b=c"; charset=utf-8', true],
+    ['application/json ; charset=utf-8', true],
+  ];
+  for (const [type, parsed] of cases) {
+    test(`content-type ${JSON.stringify(type)} is ${parsed ? 'parsed as JSON' : 'not parsed as JSON'}`, async () => {
+      const r = await exchange(subject.parsers.json(), {
+        headers: { 'content-type': type },
+        body: '{"a":1}',
+      });
+      if (parsed) {
+        assert.equal(r.outcome.error, undefined, String(r.outcome.error));
+        assert.deepEqual(r.outcome.body, { a: 1 });
+      } else if (r.outcome.error !== undefined) {
+        // A malformed header may be refused, but never parsed as JSON.
+        assertHttpError(r.outcome.error, documented, { status: 400 });
+      } else {
+        assert.equal(r.outcome.body, undefined);
+      }
+    });
+  }
+
+  const long = 15_000;
+  const crafted: Record<string, string> = {
+    'blanks after the semicolon': `application/json;${' '.repeat(long)}x`,
+    'repeated semicolons': `application/json${';'.repeat(long)}`,
+    'an unterminated quoted string of escapes': `application/json; a="${'\\"'.repeat(long / 2)}`,
+    'a quoted string of backslashes': `application/json; a="${'\\'.repeat(long)}`,
+    'repeated empty parameters': `application/json${'; a='.repeat(long / 4)}`,
+    'a long subtype': `application/${'j'.repeat(long)}`,
+    'a long type of slashes': `a${'/a'.repeat(long / 2)}`,
+    'repeated plus suffixes': `application/a${'+a'.repeat(long / 2)}`,
+    'alternating tokens and blanks': `application/json; charset=${'a '.repeat(long / 2)}`,
+  };
+  for (const parser of ['json', 'text', 'urlencoded', 'raw'] as const) {
+    test(`${parser}: content-type headers of 15 kB crafted for regex backtracking are answered within 200 ms each`, async () => {
+      const server = await startServer({ middleware: [subject.parsers[parser]()] });
+      try {
+        for (const [name, type] of Object.entries(crafted)) {
+          const { ms } = await timed(() =>
+            send(server, { headers: { 'content-type': type }, body: '{"a":1}' }),
+          );
+          const outcome = await server.nextOutcome();
+          assert.equal(outcome.nextCalls, 1, name);
+          if (outcome.error !== undefined) assertHttpError(outcome.error, documented);
+          assert.ok(ms < 200, `${name}: ${ms} ms`);
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('charset=utf-7', () => {
+  test('JSON with charset=utf-7 answers 415 charset.unsupported and is never decoded', async () => {
+    const r = await exchange(subject.parsers.json(), {
+      headers: { 'content-type': 'application/json; charset=utf-7' },
+      body: '{"x":"+ADw-script+AD4-alert(1)+ADw-/script+AD4-"}',
+    });
+    const err = assertHttpError(r.outcome.error, documented, {
+      status: 415,
+      type: 'charset.unsupported',
+    });
+    assert.match(err.message, /UTF-7/);
+    assert.doesNotMatch(r.text, /<script>/);
+  });
+
+  test('urlencoded with charset=utf-7 answers 415 charset.unsupported', async () => {
+    const r = await exchange(subject.parsers.urlencoded(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-7' },
+      body: 'x=+ADw-script+AD4-',
+    });
+    assertHttpError(r.outcome.error, documented, { status: 415, type: 'charset.unsupported' });
+  });
+
+  for (const spelling of ['UTF-7', 'utf7', 'unicode-1-1-utf-7', 'csUnicode11UTF7', 'utf-7-imap']) {
+    test(`JSON with charset=${spelling} is refused, not decoded as UTF-7`, async () => {
+      const r = await exchange(subject.parsers.json(), {
+        headers: { 'content-type': `application/json; charset=${spelling}` },
+        body: '{"x":"+ADw-script+AD4-"}',
+      });
+      assertHttpError(r.outcome.error, documented, { status: 415, type: 'charset.unsupported' });
+    });
+  }
+});

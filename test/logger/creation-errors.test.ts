@@ -1,0 +1,80 @@
+// Bad arguments are TypeErrors naming the argument, thrown when the logger is created.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { logger } from '../../src/logger/index.js';
+
+const anyLogger = logger as unknown as (...args: unknown[]) => unknown;
+
+describe('errors at creation', () => {
+  it('a missing format is a TypeError', () => {
+    assert.throws(() => anyLogger(), { name: 'TypeError', message: /argument format/ });
+  });
+
+  for (const [label, value] of [
+    ['a number', 42],
+    ['null', null],
+    ['an options object (the old morgan(options) form)', { format: 'tiny' }],
+    ['an array', [':method']],
+  ] as const) {
+    it(`a format that is ${label} is a TypeError`, () => {
+      assert.throws(() => anyLogger(value), { name: 'TypeError', message: /argument format/ });
+    });
+  }
+
+  it('any string is accepted: a name that is not registered is a format string', () => {
+    assert.equal(typeof logger('no-such-format'), 'function');
+    assert.equal(typeof logger(''), 'function');
+  });
+
+  for (const [label, value] of [
+    ['a string', 'yes'],
+    ['true', true],
+    ['null', null],
+  ] as const) {
+    it(`a skip that is ${label} is a TypeError`, () => {
+      assert.throws(() => anyLogger('tiny', { skip: value }), {
+        name: 'TypeError',
+        message: /option skip/,
+      });
+    });
+  }
+
+  for (const [label, value] of [
+    ['a string', 'out.log'],
+    ['an object without write', { end() {} }],
+    ['null', null],
+    ['an object whose write is not a function', { write: 'x' }],
+  ] as const) {
+    it(`a stream that is ${label} is a TypeError`, () => {
+      assert.throws(() => anyLogger('tiny', { stream: value }), {
+        name: 'TypeError',
+        message: /option stream/,
+      });
+    });
+  }
+
+  it('an immediate that is not a boolean is a TypeError', () => {
+    assert.throws(() => anyLogger('tiny', { immediate: 'yes' }), {
+      name: 'TypeError',
+      message: /option immediate/,
+    });
+  });
+
+  it('options that are not an object are a TypeError', () => {
+    assert.throws(() => anyLogger('tiny', 'stdout'), {
+      name: 'TypeError',
+      message: /argument options/,
+    });
+  });
+
+  it('absent options, null options and unknown option names are accepted', () => {
+    assert.equal(typeof anyLogger('tiny'), 'function');
+    assert.equal(typeof anyLogger('tiny', null), 'function');
+    assert.equal(typeof anyLogger('tiny', { buffer: true }), 'function');
+  });
+
+  it('the caller’s options object is not modified', () => {
+    const options = Object.freeze({ immediate: true, skip: false as const });
+    assert.equal(typeof logger('tiny', options), 'function');
+  });
+});

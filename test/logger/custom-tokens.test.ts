@@ -1,0 +1,135 @@
+// logger.token(name, fn): custom tokens with and without arguments, overwriting, chaining,
+// and a registry separate from the formats.
+import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, it } from 'node:test';
+import { logger } from '../../src/logger/index.js';
+import { frameworks, type Middleware, send } from '../helpers/index.js';
+import { loggedServer } from '../helpers/logger.js';
+
+const ids = new WeakMap<object, string>();
+const assignId: Middleware = (req, _res, next) => {
+  ids.set(req, `req-${req.headers['x-n'] ?? '0'}`);
+  next();
+};
+logger.token('test-id', (req) => ids.get(req));
+logger.token('test-echo', (_req, _res, ...args) => `${args.length}:${args.join('|')}`);
+
+for (const framework of frameworks) {
+  describe(`custom tokens in ${framework}`, () => {
+    it('a token set up by an earlier middleware is usable in a format string', async () => {
+      const server = await loggedServer((stream) => logger(':test-id :method :url', { stream }), {
+        framework,
+        before: [assignId],
+      });
+      try {
+        await send(server, { path: '/x', headers: { 'x-n': '7' } });
+        assert.deepEqual(await server.capture.waitFor(1), ['req-7 GET /x']);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('the bracket argument is passed as a string; none is passed without brackets', async () => {
+      const server = await loggedServer(
+        (stream) => logger(':test-echo[a b] :test-echo[] :test-echo', { stream }),
+        { framework },
+      );
+      try {
+        await send(server);
+        // `[]` is not an argument (one character at least): it stays literal text.
+        assert.deepEqual(await server.capture.waitFor(1), ['1:a b 0:[] 0:']);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+}
+
+describe('logger.token', () => {
+  it('returns the logger, for chaining', () => {
+    assert.equal(
+      logger.token('test-chain-a', () => 'a').token('test-chain-b', () => 'b'),
+      logger,
+    );
+  });
+
+  it('overwrites a token of the same name, built-in ones included', async () => {
+    logger.token('test-over', () => 'first');
+    logger.token('test-over', () => 'second');
+    const server = await loggedServer((stream) => logger(':test-over', { stream }));
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['second']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a token defined after the logger was created is used', async () => {
+    const server = await loggedServer((stream) => logger(':test-late', { stream }));
+    logger.token('test-late', () => 'late');
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['late']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a falsy or missing value is written as -, a number as it is', async () => {
+    logger.token('test-empty', () => '');
+    logger.token('test-zero', () => 0);
+    logger.token('test-num', () => 12.5);
+    const server = await loggedServer((stream) =>
+      logger(':test-empty :test-zero :test-num', { stream }),
+    );
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['- - 12.5']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a token reads the AsyncLocalStorage store active when the logger ran', async () => {
+    const als = new AsyncLocalStorage<string>();
+    logger.token('test-als', () => als.getStore());
+    const server = await loggedServer((stream) => logger(':test-als', { stream }), {
+      before: [(_req, _res, next) => als.run('ctx-1', next)],
+      handler: (_req, res) => {
+        setTimeout(() => als.exit(() => res.end()), 5);
+      },
+    });
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['ctx-1']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('tokens and formats are separate: a token named like a format leaves it alone', async () => {
+    logger.token('tiny', () => 'token-value');
+    logger.format('method', ':url');
+    const server = await loggedServer((stream) => logger('tiny', { stream }));
+    try {
+      await send(server, { path: '/sep' });
+      const [line] = await server.capture.waitFor(1);
+      assert.match(line ?? '', /^GET \/sep 200 2 - \d+\.\d{3} ms$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rejects a name that is not a string and a fn that is not a function', () => {
+    assert.throws(() => logger.token(1 as unknown as string, () => 'x'), {
+      name: 'TypeError',
+      message: /argument name/,
+    });
+    assert.throws(() => logger.token('x', 'y' as never), {
+      name: 'TypeError',
+      message: /argument fn/,
+    });
+  });
+});

@@ -1,0 +1,88 @@
+// :response-time (arrival -> headers written) and :total-time (arrival -> response done), with
+// their digits argument, measured on a controlled clock; and the real clock's ordering.
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { logger } from '../../src/logger/index.js';
+import { frameworks, type Handler, send } from '../helpers/index.js';
+import { fixTime, loggedServer } from '../helpers/logger.js';
+
+let undo: () => void = () => {};
+afterEach(() => undo());
+
+async function lineFor(
+  framework: (typeof frameworks)[number],
+  format: string,
+  handler?: Handler,
+): Promise<string> {
+  const server = await loggedServer((stream) => logger(format, { stream }), {
+    framework,
+    ...(handler ? { handler } : {}),
+  });
+  try {
+    await send(server);
+    const [line] = await server.capture.waitFor(1);
+    return line ?? '';
+  } finally {
+    await server.close();
+  }
+}
+
+for (const framework of frameworks) {
+  describe(`timing tokens in ${framework}`, () => {
+    it(':response-time has three digits by default', async () => {
+      undo = fixTime(1.23456);
+      assert.equal(await lineFor(framework, ':response-time'), '1.235');
+    });
+
+    it(':response-time[digits] sets the number of digits', async () => {
+      undo = fixTime(1.23456);
+      assert.equal(await lineFor(framework, ':response-time[1]'), '1.2');
+    });
+
+    it(':response-time[0] has no decimals', async () => {
+      undo = fixTime(7.25);
+      assert.equal(await lineFor(framework, ':response-time[0]'), '7');
+    });
+
+    it(':total-time has three digits by default', async () => {
+      undo = fixTime(1.25);
+      assert.equal(await lineFor(framework, ':total-time'), '2.500');
+    });
+
+    it(':total-time[digits] sets the number of digits', async () => {
+      undo = fixTime(1.25);
+      assert.equal(await lineFor(framework, ':total-time[5]'), '2.50000');
+    });
+  });
+}
+
+describe('timing tokens on the real clock', () => {
+  it(':response-time stops at the headers, :total-time at the end of the body', async () => {
+    const line = await lineFor('http', ':response-time :total-time', (_req, res) => {
+      res.writeHead(200);
+      res.write('first');
+      void delay(30).then(() => res.end('last'));
+    });
+    const [responseTime, totalTime] = line.split(' ').map(Number);
+    assert.ok(responseTime !== undefined && totalTime !== undefined);
+    assert.ok(responseTime < 25, `response-time ${responseTime} excludes the body`);
+    assert.ok(totalTime >= 25, `total-time ${totalTime} includes the body`);
+  });
+
+  it('an out-of-range digits argument gives -', async () => {
+    assert.equal(await lineFor('http', ':response-time[101]'), '-');
+  });
+
+  it('timing tokens are - with immediate (no headers yet)', async () => {
+    const server = await loggedServer((stream) =>
+      logger(':response-time :total-time', { stream, immediate: true }),
+    );
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['- -']);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,105 @@
+// The public types, checked by `tsc`: the middleware fits wherever Express 4, Express 5,
+// Connect and node:http take one, and misuse is a type error. The test itself only builds the
+// apps (no server is started).
+import assert from 'node:assert/strict';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { describe, it } from 'node:test';
+import connect from 'connect';
+import express5, { type Request, type Response } from 'express';
+import express4 from 'express4';
+import { logger } from '../../src/logger/index.js';
+import type {
+  FormatFn,
+  Logger,
+  LoggerMiddleware,
+  LoggerOptions,
+  LogStream,
+  TokenFn,
+  Tokens,
+} from '../../src/logger/types.js';
+
+describe('public types', () => {
+  it('the middleware is accepted by Express 4, Express 5, Connect and node:http', () => {
+    const app4 = express4();
+    app4.use(logger('dev'));
+    app4.get('/', logger('tiny'), (_req, res) => {
+      res.send('ok');
+    });
+
+    const app5 = express5();
+    app5.use(logger('combined', { skip: (_req, res) => res.statusCode < 400 }));
+    app5.use(
+      logger((tokens, req: Request, res: Response) => `${req.ip} ${tokens.method(req, res)}`),
+    );
+    app5.use(express5.Router().use(logger(':method :url')));
+
+    const app = connect();
+    app.use(logger('short', { immediate: true }));
+    app.use('/api', logger('common'));
+
+    const log = logger('tiny');
+    const server = http.createServer((req, res) => {
+      log(req, res, (err) => {
+        res.statusCode = err ? 500 : 200;
+        res.end();
+      });
+    });
+
+    const typed: Logger = logger;
+    const middleware: LoggerMiddleware = log;
+    assert.equal(typeof typed, 'function');
+    assert.equal(typeof middleware, 'function');
+    assert.ok(server instanceof http.Server);
+  });
+
+  it('tokens, formats, options and streams have usable types', () => {
+    const id: TokenFn<Request, Response> = (req) => req.get('x-request-id');
+    const withArg: TokenFn = (req, _res, name) =>
+      name ? req.headers[name]?.toString() : undefined;
+    const format: FormatFn = (tokens: Tokens, req, res) =>
+      [tokens.method(req, res), tokens['custom-id']?.(req, res), tokens.status(req, res)].join(' ');
+    const objectFormat: FormatFn = (tokens, req, res) => ({ url: tokens.url(req, res) });
+    const stream: LogStream = process.stdout;
+    const fileLike: LogStream = { write: (_line: string) => true };
+    const options: LoggerOptions<Request, Response> = {
+      stream,
+      immediate: false,
+      skip: (req) => req.path === '/health',
+    };
+    logger.token('custom-id', id).token('with-arg', withArg).format('mine', format);
+    logger.format('objects', objectFormat);
+    logger<Request, Response>('mine', options);
+    logger(':method', { stream: fileLike, skip: false });
+    const compiled: FormatFn = logger.compile(':method');
+    assert.equal(compiled.length, 3);
+  });
+
+  it('misuse is a type error', () => {
+    const misuse = () => {
+      // @ts-expect-error a format is a string or a function
+      logger(42);
+      // @ts-expect-error the format is required
+      logger();
+      // @ts-expect-error skip is a function
+      logger('tiny', { skip: 'yes' });
+      // @ts-expect-error a stream has a write method
+      logger('tiny', { stream: {} });
+      // @ts-expect-error immediate is a boolean
+      logger('tiny', { immediate: 'yes' });
+      // @ts-expect-error there is no buffer option (morgan's deprecated one)
+      logger('tiny', { buffer: true });
+      // @ts-expect-error a token returns a printable value
+      logger.token('bad', () => ({ not: 'printable' }));
+      // @ts-expect-error compile takes a format string only
+      logger.compile(() => '');
+      const log = logger('tiny');
+      const req = {} as IncomingMessage;
+      const res = {} as ServerResponse;
+      // @ts-expect-error the middleware needs next
+      log(req, res);
+      // @ts-expect-error the middleware takes a request, not a string
+      log('GET /', res, () => {});
+    };
+    assert.equal(typeof misuse, 'function');
+  });
+});

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+
+// The public surface, locked: the built package, loaded by its own name (package
+// self-reference), from both module systems. A change here is a change to the public API.
+const require = createRequire(import.meta.url);
+
+const rootExports = ['HttpwareError', 'errorKinds', 'isHttpwareError', 'logger', 'parsers'];
+
+test('the root entry exports exactly the public names, from ESM and CommonJS', async () => {
+  const esm = await import('httpware');
+  assert.deepEqual(Object.keys(esm).sort(), rootExports);
+  const cjs = require('httpware') as Record<string, unknown>;
+  assert.deepEqual(Object.keys(cjs).sort(), rootExports);
+});
+
+test('the logger entry is the logger function, with token, compile and format', async () => {
+  const cjs = require('httpware/logger') as Record<string, unknown>;
+  assert.equal(typeof cjs, 'function');
+  const esm = await import('httpware/logger');
+  assert.deepEqual(Object.keys(esm).sort(), ['default', 'logger']);
+  assert.equal(esm.default, cjs);
+  for (const member of ['token', 'compile', 'format']) assert.equal(typeof cjs[member], 'function');
+});
+
+test('the parsers entry is the parsers object with json, raw, text and urlencoded', async () => {
+  const cjs = require('httpware/parsers') as Record<string, unknown>;
+  assert.deepEqual(Object.keys(cjs).sort(), ['json', 'raw', 'text', 'urlencoded']);
+  const esm = await import('httpware/parsers');
+  assert.deepEqual(Object.keys(esm).sort(), [
+    'default',
+    'json',
+    'parsers',
+    'raw',
+    'text',
+    'urlencoded',
+  ]);
+  assert.equal(esm.default, cjs);
+});

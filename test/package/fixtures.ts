@@ -1,0 +1,85 @@
+// Files written into the scratch project that installs the packed tarball: each loads the
+// package the way one kind of user does, and fails loudly when a shape is wrong.
+
+export const cjsCheck = `'use strict';
+const assert = require('node:assert/strict');
+const logger = require('httpware/logger');
+const parsers = require('httpware/parsers');
+const root = require('httpware');
+assert.equal(typeof logger, 'function', 'require("httpware/logger") is the logger function');
+assert.equal(typeof logger.token, 'function');
+assert.equal(typeof logger.compile, 'function');
+assert.equal(typeof logger.format, 'function');
+for (const name of ['json', 'raw', 'text', 'urlencoded']) {
+  assert.equal(typeof parsers[name], 'function', 'parsers.' + name);
+}
+assert.equal(root.logger, logger, 'one logger across entries');
+assert.equal(root.parsers, parsers, 'one parsers object across entries');
+assert.equal(require('httpware/package.json').name, 'httpware');
+process.stdout.write('cjs ok\\n');
+`;
+
+export const esmCheck = `import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import logger from 'httpware/logger';
+import { logger as namedLogger } from 'httpware/logger';
+import parsers, { json, raw, text, urlencoded } from 'httpware/parsers';
+import { logger as rootLogger, parsers as rootParsers, HttpwareError, isHttpwareError, errorKinds } from 'httpware';
+const require = createRequire(import.meta.url);
+assert.equal(typeof logger, 'function');
+assert.equal(namedLogger, logger);
+assert.equal(rootLogger, logger);
+assert.equal(rootParsers, parsers);
+assert.deepEqual([json, raw, text, urlencoded], [parsers.json, parsers.raw, parsers.text, parsers.urlencoded]);
+assert.equal(typeof HttpwareError, 'function');
+assert.equal(typeof isHttpwareError, 'function');
+assert.equal(typeof errorKinds, 'object');
+// ESM and CommonJS share one implementation, so one token and one format registry.
+assert.equal(require('httpware/logger'), logger, 'import and require give the same logger');
+process.stdout.write('esm ok\\n');
+`;
+
+export const tsEsmCheck = `import http from 'node:http';
+import logger from 'httpware/logger';
+import { parsers, type Logger, type Parsers, type ErrorType } from 'httpware';
+import { json } from 'httpware/parsers';
+
+const l: Logger = logger;
+const p: Parsers = parsers;
+const log = l('combined', { skip: (_req, res) => res.statusCode < 400 });
+const parse = json({ limit: '1mb' });
+const kind: ErrorType = 'entity.too.large';
+http.createServer((req, res) => {
+  log(req, res, () => parse(req, res, (err?: unknown) => { res.end(String(err ?? kind)); }));
+});
+// @ts-expect-error a number is not a format
+l(42);
+void p;
+`;
+
+export const tsCjsCheck = `import logger = require('httpware/logger');
+import parsers = require('httpware/parsers');
+import http = require('node:http');
+
+const log = logger('tiny');
+const parse = parsers.urlencoded({ extended: true });
+http.createServer((req, res) => {
+  log(req, res, () => parse(req, res, () => res.end()));
+});
+logger.token('id', () => 'x').format('mine', ':id :method');
+`;
+
+export const tsconfig = JSON.stringify({
+  compilerOptions: {
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    strict: true,
+    noEmit: true,
+    types: ['node'],
+    skipLibCheck: false,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+  },
+  files: ['esm.ts', 'cjs.cts'],
+});

@@ -1,0 +1,116 @@
+// Type tests: this file is type-checked by tsc; the runtime assertions are incidental.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { describe, it } from 'node:test';
+import connect from 'connect';
+import express5 from 'express';
+import express4 from 'express4';
+import {
+  type AnyHttpwareError,
+  type ErrorType,
+  isHttpwareError,
+  type JsonOptions,
+  type ParserMiddleware,
+  type Parsers,
+  parsers,
+  type RequestWithBody,
+  type RequestWithValidatedBody,
+  type Untrusted,
+} from '../../src/index.js';
+
+type Equal<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const expectType = <T extends true>(_: T) => {};
+
+interface Login {
+  user: string;
+  password: string;
+}
+
+function isLogin(body: unknown): body is Login {
+  const b = body as Untrusted<Login> | undefined;
+  return (
+    typeof b === 'object' &&
+    b !== null &&
+    typeof b.user === 'string' &&
+    typeof b.password === 'string'
+  );
+}
+
+describe('public types', () => {
+  it('middleware is accepted by Express 4, Express 5, Connect and node:http', () => {
+    const e4 = express4();
+    e4.use(parsers.json());
+    e4.post('/', parsers.urlencoded({ extended: true }), (_req, res) => res.end());
+    const e5 = express5();
+    e5.use(parsers.text({ type: 'text/*' }));
+    e5.post('/', parsers.raw(), (_req, res) => {
+      res.end();
+    });
+    const app = connect();
+    app.use(parsers.json());
+    app.use('/forms', parsers.urlencoded());
+    const json: ParserMiddleware = parsers.json();
+    const server = http.createServer((req, res) => {
+      json(req, res, (err) => {
+        res.statusCode = err ? 400 : 200;
+        res.end();
+      });
+    });
+    server.close();
+    assert.equal(typeof json, 'function');
+  });
+
+  it('err.type narrows to the kind and its extra properties', () => {
+    const handle = (err: unknown): number | string | undefined => {
+      if (!isHttpwareError(err)) return undefined;
+      expectType<Equal<typeof err.type, ErrorType>>(true);
+      switch (err.type) {
+        case 'entity.too.large':
+          return err.limit;
+        case 'charset.unsupported':
+          return err.charset;
+        case 'entity.parse.failed':
+          return err.body;
+        case 'request.aborted':
+          return err.received;
+        default:
+          return err.status;
+      }
+    };
+    assert.equal(handle(new Error('x')), undefined);
+    const narrowed = (e: AnyHttpwareError) => (e.type === 'encoding.unsupported' ? e.encoding : '');
+    assert.equal(typeof narrowed, 'function');
+  });
+
+  it('the typed body is untrusted until validated', () => {
+    const handler = (req: RequestWithBody<Login>) => {
+      // @ts-expect-error: an untrusted property is unknown, not a string
+      const user: string | undefined = req.body?.user;
+      void user;
+      if (isLogin(req.body)) {
+        const login: Login = req.body;
+        return login.user;
+      }
+      return undefined;
+    };
+    const validated = (req: RequestWithValidatedBody<Login>): string => req.body.password;
+    expectType<Equal<Untrusted<Login>, { readonly user?: unknown; readonly password?: unknown }>>(
+      true,
+    );
+    assert.equal(typeof handler, 'function');
+    assert.equal(typeof validated, 'function');
+  });
+
+  it('options are checked', () => {
+    const options: JsonOptions = { limit: '1mb', strict: false, onProtoPoisoning: 'remove' };
+    // @ts-expect-error: not an action
+    const bad: JsonOptions = { onProtoPoisoning: 'strip' };
+    void bad;
+    // @ts-expect-error: urlencoded's defaultCharset is utf-8 or iso-8859-1
+    const badForm = () => parsers.urlencoded({ defaultCharset: 'koi8-r' as const });
+    assert.throws(badForm, TypeError);
+    const all: Parsers = parsers;
+    assert.equal(typeof all.json(options), 'function');
+  });
+});
