@@ -3,7 +3,7 @@
 // warmed up, then one timed batch profiled through node:inspector (the same sampler as
 // `node --cpu-prof`, without start-up and warm-up); prints where the time goes, in ns per
 // request. The .cpuprofile files stay in bench/profiles/ for Chrome DevTools or speedscope.
-//   node profile.mjs [--seconds=5] [--top=12] [variant ...]
+//   node profile.mjs [--seconds=5] [--top=12] [--build] [variant ...]
 // A variant is logger:<format> or parsers:<case>, with an optional impl prefix
 // (morgan@logger:combined, body-parser@parsers:json-10kb); the default set covers httpware.
 import { fork } from 'node:child_process';
@@ -34,7 +34,7 @@ const variants = wanted.length
       'parsers:gzip-json-10kb',
     ];
 
-const build = snapshotHttpware();
+const build = await snapshotHttpware({ fromSource: args.includes('--build') });
 const dir = new URL('profiles/', import.meta.url);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });

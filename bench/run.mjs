@@ -1,13 +1,22 @@
 #!/usr/bin/env node
 // httpware benchmarks: node run.mjs [--quick] [--only=logger-inproc,parsers-loopback,...]
 //   [--rounds=N] [--cycles=N] [--batch-ms=N] [--seconds=N] [--metric=wall|cpu]
-//   [--cpu-prof[=dir]] [--no-httpware]
+//   [--cpu-prof[=dir]] [--build] [--no-httpware]
+// --build: build src/ with the root's tsup config into bench/.snapshot/ instead of copying dist/.
 // Tables on stdout, progress on stderr, and a one-line JSON summary as the last line of stdout.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { GROUPS } from './lib/groups.mjs';
 import { httpwareBuilt, snapshotHttpware } from './lib/httpware.mjs';
 import { targetLine } from './lib/report.mjs';
+
+if (!existsSync(new URL('node_modules/autocannon/', import.meta.url))) {
+  console.error('bench dependencies missing: run `npm ci` in bench/ (or `npm --prefix bench ci`)');
+  process.exit(2);
+}
+// Imported once the check has passed: the groups load morgan, body-parser, autocannon.
+const { GROUPS } = await import('./lib/groups.mjs');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -21,7 +30,7 @@ const num = (name, fallback) => (args[name] === undefined ? fallback : Number(ar
 // Quick: under a minute in all. Full: about 9 minutes on a 2-core machine.
 const options = {
   quick,
-  httpware: !args['no-httpware'] && httpwareBuilt(),
+  httpware: !args['no-httpware'] && (httpwareBuilt() || Boolean(args.build)),
   inproc: {
     rounds: num('rounds', quick ? 1 : 3),
     cycles: num('cycles', quick ? 3 : 8),
@@ -29,7 +38,7 @@ const options = {
     // Warm-up: at least this much CPU time per process, then until it settles, at most
     // warmupMaxMs of wall-clock time.
     warmupMs: quick ? 300 : 1000,
-    warmupMaxMs: quick ? 1200 : 4000,
+    warmupMaxMs: quick ? 1000 : 4000,
     cpuProf:
       args['cpu-prof'] === true
         ? fileURLToPath(new URL('profiles/', import.meta.url))
@@ -54,6 +63,7 @@ for (const name of only) {
   }
 }
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line) => process.stderr.write(`${line}\n`);
 const started = Date.now();
 const machine = {
@@ -66,8 +76,16 @@ const machine = {
 console.log(
   `httpware bench${quick ? ' --quick' : ''}: ${machine.cpus} x ${machine.cpu}, node ${machine.node}`,
 );
-const build = options.httpware ? snapshotHttpware() : null;
-if (build) console.log(`httpware build: dist/index.cjs sha256 ${build}`);
+const build = options.httpware ? await snapshotHttpware({ fromSource: Boolean(args.build) }) : null;
+const commit = (() => {
+  try {
+    const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src') ? '+dirty' : ''}`;
+  } catch {
+    return null;
+  }
+})();
+if (build) console.log(`httpware build: dist/index.cjs sha256 ${build}, git ${commit}`);
 if (!options.httpware) {
   console.log(
     'httpware is not built (npm run build at the root): measuring floor and incumbents only',
@@ -101,6 +119,7 @@ console.log(
       date: new Date().toISOString(),
       machine,
       build,
+      commit,
       targets: Object.fromEntries(targets.map((t) => [t.id, { value: t.value, holds: t.holds }])),
       groups: Object.fromEntries(
         results.map((r) => [r.key, { ...r.summary, problems: r.problems }]),

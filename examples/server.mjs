@@ -10,6 +10,14 @@ const json = parsers.json();
 const form = parsers.urlencoded({ extended: true });
 const text = parsers.text();
 
+/** Answers with a Content-Length, as frameworks do, so the log line shows the size. */
+function reply(res, status, type, body) {
+  res.statusCode = status;
+  res.setHeader('content-type', type);
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
 /** Runs middleware in order, like a framework would, then the handler. */
 function chain(middleware, handler) {
   return (req, res) => {
@@ -35,31 +43,29 @@ function chain(middleware, handler) {
 }
 
 const routes = {
-  'GET /': (_req, res) => {
-    res.setHeader('content-type', 'text/plain; charset=utf-8');
-    res.end('httpware example: try POST /echo with JSON, a form or text\n');
-  },
-  'POST /echo': (req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ body: req.body ?? null }));
-  },
-  'GET /error': (_req, res) => {
-    res.statusCode = 500;
-    res.end('something broke\n');
-  },
+  'GET /': (_req, res) =>
+    reply(
+      res,
+      200,
+      'text/plain; charset=utf-8',
+      'httpware example: POST /echo with JSON, a form or text\n',
+    ),
+  'POST /echo': (req, res) =>
+    reply(res, 200, 'application/json', JSON.stringify({ body: req.body ?? null })),
+  'GET /error': (_req, res) => reply(res, 500, 'text/plain; charset=utf-8', 'something broke\n'),
 };
 
 const server = http.createServer(
   chain([log, json, form, text], (req, res) => {
     const route = routes[`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`];
     if (route) return route(req, res);
-    res.statusCode = 404;
-    res.end('not found\n');
+    reply(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   }),
 );
 
 server.listen(port, () => {
-  const base = `http://localhost:${port}`;
+  // PORT=0 asks the system for a free port: print the one actually bound.
+  const base = `http://localhost:${server.address().port}`;
   process.stdout.write(
     [
       `httpware example listening on ${base}`,

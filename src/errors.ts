@@ -93,18 +93,17 @@ function format(template: string, values: Readonly<Record<string, unknown>>): st
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 }
 
-function init(
-  error: Error,
-  type: ErrorType,
-  details: object,
-  options: InitOptions,
-  values: Readonly<Record<string, unknown>>,
-): void {
-  const spec: KindSpec = errorKinds[type];
-  const status = validStatus(options.status) ?? spec.status;
-  if (options.message === undefined) error.message = format(spec.message, values);
+function init(error: Error, type: ErrorType, details: object, options: InitOptions): void {
+  const status = validStatus(options.status) ?? errorKinds[type].status;
   Object.assign(error, { status, statusCode: status, expose: status < 500, type }, details);
   branded.add(error);
+}
+
+function messageOf(type: ErrorType, details: object, options: InitOptions): string {
+  if (options.message !== undefined) return options.message;
+  const values: Record<string, unknown> = { ...details };
+  if (typeof values.charset === 'string') values.CHARSET = values.charset.toUpperCase();
+  return format(errorKinds[type].message, values);
 }
 
 /** A status `http-errors` would keep: a 4xx/5xx, or another code Node knows. */
@@ -122,11 +121,12 @@ export class HttpwareError<T extends ErrorType = ErrorType> extends Error {
   declare readonly expose: boolean;
 
   constructor(type: T, details: ErrorDetails[T], options: InitOptions = {}) {
+    // The message is known before super(), so the stack trace starts with it.
     super(
-      options.message ?? '',
+      messageOf(type, details, options),
       options.cause === undefined ? undefined : { cause: options.cause },
     );
-    init(this, type, details, options, messageValues(details));
+    init(this, type, details, options);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -152,14 +152,8 @@ export class HttpwareSyntaxError extends SyntaxError {
 
   constructor(message: string, body: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
-    init(this, 'entity.parse.failed', { body }, { message }, {});
+    init(this, 'entity.parse.failed', { body }, { message });
   }
-}
-
-function messageValues(details: object): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...details };
-  if (typeof values.charset === 'string') values.CHARSET = values.charset.toUpperCase();
-  return values;
 }
 
 /** Creates the error of the given kind; `options.message` replaces the template. */

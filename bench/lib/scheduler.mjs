@@ -50,20 +50,24 @@ class Child {
   }
 }
 
-function execArgvFor(variant, options) {
+function execArgvFor(variant, options, round) {
   if (!options.cpuProf || !variant.spec.impl.startsWith('httpware')) return [];
   mkdirSync(options.cpuProf, { recursive: true });
-  const name = `${variant.key}.cpuprofile`.replace(/[^\w.-]+/g, '_');
+  const name = `${variant.key}.round${round + 1}.cpuprofile`.replace(/[^\w.-]+/g, '_');
   return ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`, `--cpu-prof-name=${name}`];
 }
 
-async function startWorkers(variants, options) {
+async function startWorkers(variants, options, round = 0) {
   const workers = new Map();
   // Two at a time: the machine has two cores, and start-up is not measured.
   const queue = [...variants];
   const startOne = async () => {
     for (let v = queue.shift(); v; v = queue.shift()) {
-      const child = new Child('worker.mjs', [JSON.stringify(v.spec)], execArgvFor(v, options));
+      const child = new Child(
+        'worker.mjs',
+        [JSON.stringify(v.spec)],
+        execArgvFor(v, options, round),
+      );
       const hello = await child.ready;
       child.port = hello.port;
       workers.set(v.key, child);
@@ -100,7 +104,7 @@ export async function runInProcess(subgroups, options, log) {
       log(`    ${what} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       t0 = Date.now();
     };
-    const workers = await startWorkers(variants, options);
+    const workers = await startWorkers(variants, options, round);
     lap('started');
     try {
       for (const v of variants) {
@@ -183,7 +187,7 @@ export async function runLoopback(variants, load, options, log) {
     };
     try {
       for (const v of variants) await hit(v, options.warmupSeconds);
-      lap(`warmed up${unsettled.length ? ` (not settled: ${unsettled.join(', ')})` : ''}`);
+      lap('warmed up');
       samples[round] = [];
       for (let cycle = 0; cycle < options.cycles; cycle++) {
         const row = {};

@@ -17,10 +17,8 @@ import type { TokenFn } from './types.js';
 type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => string | undefined;
 
 /** A header value as one string: repeated headers (arrays) joined with ", ". */
-function headerText(value: string | number | readonly string[] | undefined): string | undefined {
-  if (Array.isArray(value)) return value.join(', ');
-  // A number (e.g. a Content-Length set as one) stays a number: not escaped, printed as is.
-  return value as string | undefined;
+function headerText(value: string | readonly string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : (value as string | undefined);
 }
 
 const url: Builtin = function url(req) {
@@ -80,10 +78,12 @@ const requestHeader: Builtin = function requestHeader(req, _res, field) {
   return headerText(req.headers[field.toLowerCase()]);
 };
 
-const responseHeader: Builtin = function responseHeader(_req, res, field) {
+const responseHeader: TokenFn = function responseHeader(_req, res, field?: string) {
   if (field === undefined || !res.headersSent) return undefined;
   // Headers given to writeHead win, as they do in morgan (on-headers copies them over).
-  return headerText(headerGivenToWriteHead(res, field) ?? res.getHeader(field));
+  const value = headerGivenToWriteHead(res, field) ?? res.getHeader(field);
+  // A number (e.g. a Content-Length set as one) stays a number: not escaped, printed as is.
+  return typeof value === 'number' ? value : headerText(value);
 };
 
 /** Every built-in token by name. */

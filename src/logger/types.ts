@@ -41,7 +41,8 @@ export interface Tokens {
   readonly 'remote-addr': BuiltinTokenFn;
   readonly 'remote-user': BuiltinTokenFn;
   readonly req: BuiltinTokenFn;
-  readonly res: BuiltinTokenFn;
+  /** A number when the header was set as one (e.g. `Content-Length`). */
+  readonly res: (req: IncomingMessage, res: ServerResponse, field?: string) => TokenValue;
   readonly 'response-time': BuiltinTokenFn;
   readonly status: BuiltinTokenFn;
   readonly 'total-time': BuiltinTokenFn;

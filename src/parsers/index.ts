@@ -6,4 +6,15 @@ import { text } from './text.js';
 import type { Parsers } from './types.js';
 import { urlencoded } from './urlencoded.js';
 
-export const parsers: Parsers = { json, raw, text, urlencoded };
+/**
+ * `require('httpware/parsers')` is this value, shaped as `require('body-parser')` is: a function
+ * carrying the four factories. Calling it throws the message body-parser 2 gives code that still
+ * calls the old generic `bodyParser()`, so a migration fails loudly and clearly.
+ */
+function splitGeneric(): never {
+  throw new Error(
+    'The bodyParser() generic has been split into individual middleware to use instead.',
+  );
+}
+
+export const parsers: Parsers = Object.assign(splitGeneric, { json, raw, text, urlencoded });

@@ -59,7 +59,7 @@ function strictViolation(text: string, first: string | undefined): HttpwareSynta
 const ESCAPED_NAME_CHAR = /\\u00(?:5[fF]|[67][0-9a-fA-F])/;
 
 /** Cheap test first: a body that cannot hold such a key is never walked. */
-function mayHoldPrototypeKey(text: string): boolean {
+export function mayHoldPrototypeKey(text: string): boolean {
   if (text.includes('__proto__') || text.includes('constructor')) return true;
   return text.includes('\\u') && ESCAPED_NAME_CHAR.test(text);
 }

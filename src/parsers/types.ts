@@ -88,6 +88,11 @@ export interface UrlencodedOptions extends ParserOptions {
 
 /** The parsers object, `httpware/parsers`. */
 export interface Parsers {
+  /**
+   * Calling the object itself throws, as calling body-parser 2's module does: the generic
+   * `bodyParser()` was split into the four parsers below.
+   */
+  (): never;
   /** Parses JSON bodies into `req.body` (an untrusted value: validate it). */
   json(options?: JsonOptions): ParserMiddleware;
   /** Reads bodies as a Buffer into `req.body`. */

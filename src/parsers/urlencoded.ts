@@ -111,8 +111,8 @@ function decode(text: string, charset: string): string {
   if (!text.includes('%')) return text.includes('+') ? text.replace(/\+/g, ' ') : text;
   const spaced = text.replace(/\+/g, ' ');
   if (charset === 'iso-8859-1') {
-    return spaced.replace(/%[0-9a-f]{2}/gi, (escape) =>
-      String.fromCharCode(Number.parseInt(escape.slice(1), 16)),
+    return spaced.replace(/%[0-9a-f]{2}/gi, (percent) =>
+      String.fromCharCode(Number.parseInt(percent.slice(1), 16)),
     );
   }
   try {

@@ -158,9 +158,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       step();
     };
   } else {
-    const app: {
-      use: (...args: unknown[]) => unknown;
-    } = framework === 'connect' ? connect() : framework === 'express4' ? express4() : express5();
+    const app = (framework === 'connect'
+      ? connect()
+      : framework === 'express4'
+        ? express4()
+        : express5()) as unknown as { use: (...args: unknown[]) => unknown };
     const counter = new WeakMap<http.IncomingMessage, { calls: number }>();
     const counterOf = (req: http.IncomingMessage) => {
       const existing = counter.get(req);

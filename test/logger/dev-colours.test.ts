@@ -80,7 +80,10 @@ describe('dev colours', () => {
   });
 
   it('NO_COLOR in the environment of a fresh process gives the plain line', async () => {
-    const result = await runFixture('dev-line.ts', { env: { NO_COLOR: 'true' } });
+    const result = await runFixture('serve-once.ts', {
+      args: ['dev', '', '/fixture'],
+      env: { NO_COLOR: 'true' },
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^GET \/fixture 200 \d+\.\d{3} ms - 2\n$/);
   });

@@ -1,0 +1,208 @@
+// Run by memory.test.ts in a fresh process with --expose-gc: one scenario per run, measured
+// from inside, reported as one JSON line on stdout. Usage: memory.ts <scenario>
+import http from 'node:http';
+import net from 'node:net';
+import zlib from 'node:zlib';
+import { loadSubject } from '../../helpers/hostile.js';
+
+const scenario = process.argv[2] ?? '';
+const { parsers } = await loadSubject();
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+
+const json = parsers.json();
+const form = parsers.urlencoded({ extended: true, limit: '20mb' });
+const raw = parsers.raw();
+const outcomes: Record<string, number> = {};
+
+const server = http.createServer((req, res) => {
+  const mw = req.url === '/form' ? form : req.url === '/raw' ? raw : json;
+  mw(req, res, (err?: unknown) => {
+    const type = err ? String((err as { type?: unknown }).type) : 'ok';
+    outcomes[type] = (outcomes[type] ?? 0) + 1;
+    res.statusCode = err ? ((err as { status?: number }).status ?? 500) : 200;
+    res.end(type);
+  });
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const { port } = server.address() as net.AddressInfo;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function post(
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer | string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { port, host: '127.0.0.1', path, method: 'POST', headers, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sends a head promising `length` bytes and half of them, then resets the connection. */
+function aborted(): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"a":"',
+      );
+      setImmediate(() => {
+        socket.destroy();
+        resolve();
+      });
+    });
+    socket.on('error', () => resolve());
+  });
+}
+
+async function compressZeros(encoding: string, megabytes: number): Promise<Buffer> {
+  const mb = Buffer.alloc(1024 * 1024);
+  const encoder =
+    encoding === 'gzip'
+      ? zlib.createGzip({ level: 9 })
+      : encoding === 'deflate'
+        ? zlib.createDeflate({ level: 9 })
+        : zlib.createBrotliCompress({
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+          });
+  const out: Buffer[] = [];
+  encoder.on('data', (c: Buffer) => out.push(c));
+  const ended = new Promise((r) => encoder.on('end', r));
+  for (let i = 0; i < megabytes; i++) {
+    if (!encoder.write(mb)) await new Promise((r) => encoder.once('drain', r));
+  }
+  encoder.end();
+  await ended;
+  return Buffer.concat(out);
+}
+
+function settle(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 100));
+}
+
+function measure() {
+  gc!();
+  gc!();
+  const mem = process.memoryUsage();
+  const resources: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1;
+  return {
+    heapUsed: mem.heapUsed,
+    rss: mem.rss,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    arrayBuffers: mem.arrayBuffers,
+    resources,
+  };
+}
+
+const jsonHeaders = { 'content-type': 'application/json' };
+
+/** One of ten request kinds, by index: valid, invalid, too large, refused, or aborted. */
+async function mixed(i: number): Promise<void> {
+  switch (i % 10) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+      await post('/', jsonHeaders, `{"i":${i},"list":[1,2,3],"s":"${'x'.repeat(i % 500)}"}`);
+      return;
+    case 4:
+      await post('/form', { 'content-type': 'application/x-www-form-urlencoded' }, `a[b][${i}]=c&d[]=1&d[]=2`);
+      return;
+    case 5:
+      await post('/', jsonHeaders, '{"unterminated":');
+      return;
+    case 6:
+      await post('/', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip');
+      return;
+    case 7:
+      await post('/', { 'content-type': 'application/json; charset=klingon' }, '{}');
+      return;
+    case 8:
+      await post('/raw', { 'content-type': 'application/octet-stream' }, Buffer.alloc(150 * 1024));
+      return;
+    default:
+      await aborted();
+  }
+}
+
+async function run(count: number, concurrency: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await mixed(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+const report: Record<string, unknown> = { scenario };
+
+if (scenario === 'bomb-gzip' || scenario === 'bomb-br' || scenario === 'bomb-deflate') {
+  const encoding = scenario.slice(5);
+  // Compressed as a stream of 1 MB pieces, so making the bomb never holds 50 MB here and the
+  // peak RSS measured below is the parser's alone.
+  const bomb = await compressZeros(encoding, 50);
+  const small = encoding === 'gzip' ? zlib.gzipSync('{"a":1}') : encoding === 'deflate' ? zlib.deflateSync('{"a":1}') : zlib.brotliCompressSync('{"a":1}');
+  const headers = { 'content-type': 'application/json', 'content-encoding': encoding };
+  // Warm up the code paths (and the decoder) so the figure is the bomb's alone.
+  for (let i = 0; i < 20; i++) await post('/', headers, small);
+  await settle();
+  const before = measure();
+  const status = await post('/', headers, bomb);
+  await settle();
+  const after = measure();
+  Object.assign(report, {
+    status,
+    bombBytes: bomb.length,
+    peakGrowth: after.maxRss - before.maxRss,
+    before,
+    after,
+  });
+} else if (scenario === 'ampersands') {
+  // A Buffer made up front: the client side costs nothing more while the server parses.
+  const body = Buffer.alloc(10 * 1024 * 1024, '&');
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-length': String(body.length),
+  };
+  for (let i = 0; i < 5; i++) await post('/form', headers, 'a=1&b=2');
+  await settle();
+  const before = measure();
+  const status = await post('/form', headers, body);
+  await settle();
+  const after = measure();
+  Object.assign(report, { status, peakGrowth: after.maxRss - before.maxRss, before, after });
+} else if (scenario === 'churn') {
+  const count = Number(process.argv[3] ?? 10_000);
+  await run(1000, 32);
+  await settle();
+  agent.destroy();
+  await settle();
+  const before = measure();
+  const started = Date.now();
+  await run(count, 32);
+  const ms = Date.now() - started;
+  agent.destroy();
+  await settle();
+  const after = measure();
+  Object.assign(report, {
+    requests: count,
+    ms,
+    heapGrowth: after.heapUsed - before.heapUsed,
+    before,
+    after,
+  });
+} else {
+  throw new Error(`unknown scenario ${scenario}`);
+}
+
+report.outcomes = outcomes;
+agent.destroy();
+server.close();
+console.log(JSON.stringify(report));

@@ -1,0 +1,11 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parsers } from '../../src/index.js';
+
+test('calling the parsers object itself throws body-parser 2 message for the split generic', () => {
+  assert.throws(() => parsers(), /bodyParser\(\) generic has been split/);
+});
+
+test('the parsers object carries exactly the four factories', () => {
+  assert.deepEqual(Object.keys(parsers).sort(), ['json', 'raw', 'text', 'urlencoded']);
+});
