@@ -48,7 +48,7 @@ function specOf(name) {
 
 const ours = (impl) => (frame) => {
   const url = frame.url ?? '';
-  if (impl === 'httpware') return url.includes('.snapshot/dist/');
+  if (impl === 'httpware') return url.endsWith('/dist/index.cjs');
   return url.includes(`node_modules/${impl}/`);
 };
 

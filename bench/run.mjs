@@ -27,7 +27,7 @@ const args = Object.fromEntries(
 const quick = Boolean(args.quick);
 const num = (name, fallback) => (args[name] === undefined ? fallback : Number(args[name]));
 
-// Quick: under a minute in all. Full: about 9 minutes on a 2-core machine.
+// Quick: under a minute in all. Full: about 10 minutes on a 2-core machine (more when busy).
 const options = {
   quick,
   httpware: !args['no-httpware'] && (httpwareBuilt() || Boolean(args.build)),
@@ -38,7 +38,7 @@ const options = {
     // Warm-up: at least this much CPU time per process, then until it settles, at most
     // warmupMaxMs of wall-clock time.
     warmupMs: quick ? 300 : 1000,
-    warmupMaxMs: quick ? 1000 : 4000,
+    warmupMaxMs: quick ? 800 : 3000,
     cpuProf:
       args['cpu-prof'] === true
         ? fileURLToPath(new URL('profiles/', import.meta.url))

@@ -3,7 +3,11 @@
 import { readFileSync } from 'node:fs';
 
 function label(frame) {
-  const file = frame.url ? frame.url.replace(/^.*\/(node_modules|bench|\.snapshot)\//, '$1/') : '';
+  const file = frame.url
+    ? frame.url
+        .replace(/^.*\/dist\/index\.cjs$/, 'dist/index.cjs')
+        .replace(/^.*\/node_modules\//, '')
+    : '';
   const where = file ? ` ${file.replace(/^file:\/\//, '')}:${frame.lineNumber + 1}` : '';
   return `${frame.functionName || '(anonymous)'}${where}`;
 }

@@ -124,7 +124,9 @@ export async function runInProcess(subgroups, options, log) {
       };
       lap('checked');
       await Promise.all([warmOne(), warmOne()]);
-      lap(`warmed up${unsettled.length ? ` (not settled: ${unsettled.join(', ')})` : ''}`);
+      lap(
+        `warmed up${unsettled.length ? ` (${unsettled.length} of ${variants.length} not settled within the limit)` : ''}`,
+      );
       for (const sg of subgroups) samples[sg.key][round] = [];
       for (let cycle = 0; cycle < options.cycles; cycle++) {
         for (const sg of subgroups) {
@@ -186,6 +188,10 @@ export async function runLoopback(variants, load, options, log) {
       return { rps: r.requests / r.seconds, cpuNs: (after.cpuNs - before.cpuNs) / r.requests };
     };
     try {
+      for (const v of variants) {
+        const check = await workers.get(v.key).call({ cmd: 'check' });
+        if (!check.ok) problems.push(`${v.key}: ${check.detail}`);
+      }
       for (const v of variants) await hit(v, options.warmupSeconds);
       lap('warmed up');
       samples[round] = [];

@@ -24,13 +24,25 @@ export interface TokenPart {
 
 export type FormatPart = string | TokenPart;
 
+/**
+ * The bracket argument as morgan hands it to the token. morgan matches token references in
+ * the JSON-encoded format string and embeds the argument, still encoded, in the code it
+ * generates, so the token receives the argument JSON-escaped: `:foo[a"b]` gives `a\"b`,
+ * `:foo[a\b]` gives `a\\b`. Arguments of ordinary characters (header names, date formats,
+ * digits) are unchanged. (Matching on the raw string finds the same references: encoding
+ * touches only `"`, `\`, controls and lone surrogates, none of which a name, `[` or `]` is.)
+ */
+function morganArgument(arg: string | undefined): string | undefined {
+  return arg === undefined ? undefined : JSON.stringify(arg).slice(1, -1);
+}
+
 /** Splits a format string into literal text and token references, in order. */
 export function parseFormat(format: string): FormatPart[] {
   const parts: FormatPart[] = [];
   let end = 0;
   for (const match of format.matchAll(TOKEN_REFERENCE)) {
     if (match.index > end) parts.push(format.slice(end, match.index));
-    parts.push({ name: match[1] ?? '', arg: match[2] });
+    parts.push({ name: match[1] ?? '', arg: morganArgument(match[2]) });
     end = match.index + match[0].length;
   }
   if (end < format.length) parts.push(format.slice(end));
@@ -67,7 +79,10 @@ function renderToken(
     return '-';
   }
   try {
-    const value = part.arg === undefined ? fn(req, res) : fn(req, res, part.arg);
+    // Called as a method of `tokens`, as morgan's generated `tokens[name](req, res)` calls it,
+    // so a token may reach the others through `this`.
+    const value =
+      part.arg === undefined ? fn.call(tokens, req, res) : fn.call(tokens, req, res, part.arg);
     // A missing or falsy value is "-"; anything else is concatenated as morgan's generated
     // code concatenates it (a number 5 gives "5").
     // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings

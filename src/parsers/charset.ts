@@ -24,6 +24,12 @@ export const unicodeOnly: CharsetPolicy = (charset) => UNICODE.has(charset);
 export const formCharsets: CharsetPolicy = (charset) =>
   charset === 'utf-8' || charset === 'iso-8859-1';
 
+/**
+ * No restriction of the parser's own (text, as body-parser's has none): whether the charset can be
+ * decoded at all is the pipeline's check, which reports an unknown one lower-cased.
+ */
+export const anyCharset: CharsetPolicy = () => true;
+
 /** Any charset iconv-lite can decode (koi8-r, windows-1252, shift_jis, ...). */
 export const anyKnownCharset: CharsetPolicy = (charset) => iconv.encodingExists(charset);
 

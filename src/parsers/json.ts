@@ -1,7 +1,7 @@
 // parsers.json: JSON bodies (RFC 8259), with body-parser's strict mode and error messages, and
 // prototype-poisoning protection.
 
-import { createError, HttpwareSyntaxError } from '../errors.js';
+import { createError, HttpwareError, HttpwareSyntaxError } from '../errors.js';
 import { unicodeOnly } from './charset.js';
 import { resolveJsonOptions, resolveOptions } from './options.js';
 import { createReader } from './read-body.js';
@@ -26,8 +26,14 @@ export function json(options?: JsonOptions): ParserMiddleware {
     try {
       value = JSON.parse(text, reviver);
     } catch (err) {
-      if (!(err instanceof SyntaxError)) throw err;
-      throw new HttpwareSyntaxError(err.message, text, err);
+      if (err instanceof SyntaxError) throw new HttpwareSyntaxError(err.message, text, err);
+      // Thrown by the reviver: body-parser strips the error down to its message, so it is a
+      // 400 entity.parse.failed whatever `status` or `type` it carried.
+      throw new HttpwareError(
+        'entity.parse.failed',
+        { body: text },
+        { message: err instanceof Error ? err.message : String(err), cause: err },
+      );
     }
     return onProtoPoisoning === 'ignore' ? value : guardPrototype(value, text, onProtoPoisoning);
   };

@@ -81,11 +81,9 @@ export function resolveJsonOptions(options: JsonOptions | undefined): ResolvedJs
   if (!PROTO_ACTIONS.includes(onProtoPoisoning)) {
     throw new TypeError('option onProtoPoisoning must be "error", "remove" or "ignore"');
   }
-  if (o.reviver !== undefined && o.reviver !== null && typeof o.reviver !== 'function') {
-    throw new TypeError('option reviver must be function');
-  }
   return {
-    reviver: (o.reviver ?? undefined) as JsonOptions['reviver'],
+    // JSON.parse ignores a reviver that is not a function, and so does body-parser.
+    reviver: (typeof o.reviver === 'function' ? o.reviver : undefined) as JsonOptions['reviver'],
     strict: o.strict !== false,
     onProtoPoisoning: onProtoPoisoning as ProtoPoisoningAction,
   };
@@ -115,7 +113,8 @@ export function resolveUrlencodedOptions(
     parameterLimit,
     charsetSentinel: o.charsetSentinel === true,
     interpretNumericEntities: o.interpretNumericEntities === true,
-    // qs reads a depth that is not a number (null, '3') as its own default, 5; kept so.
-    depth: typeof depth === 'number' ? depth : 5,
+    // qs reads `false` as 0 and any other depth that is not a number (null, '3') as its own
+    // default, 5; kept so.
+    depth: typeof depth === 'number' || depth === false ? Number(depth) : 5,
   };
 }

@@ -8,7 +8,7 @@
 // async context the middleware was called in, and no listener, stream or buffer is left behind.
 
 import { AsyncResource } from 'node:async_hooks';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
 import { type CharsetPolicy, charsetExists, decode } from './charset.js';
@@ -114,9 +114,15 @@ function read(
   let charset: string | null = null;
   if (format.charsets !== null) {
     contentType ??= parseContentType(req.headers['content-type']);
-    charset = (contentType.charset || options.defaultCharset).toLowerCase();
-    if (!format.charsets(charset) || !charsetExists(charset)) {
+    // The Content-Type's charset is lower-cased; `defaultCharset` is used as given, as
+    // body-parser does (`verify` sees it so, and a json parser refuses 'UTF-8' as a default).
+    charset = contentType.charset || options.defaultCharset;
+    if (!format.charsets(charset)) {
       fail(createError('charset.unsupported', { charset }));
+      return;
+    }
+    if (!charsetExists(charset)) {
+      fail(createError('charset.unsupported', { charset: charset.toLowerCase() }));
       return;
     }
   }
@@ -157,7 +163,8 @@ function read(
     fail(createError('stream.encoding.set', {}));
     return;
   }
-  if (req.readable === false) {
+  // The stream read is the decompressor for an encoded body (a fresh one is always readable).
+  if (decompressor === null && req.readable === false) {
     fail(createError('stream.not.readable', {}));
     return;
   }
@@ -249,36 +256,44 @@ function read(
 }
 
 /**
- * An error thrown by application code (`verify`, a `reviver`) as body-parser reports it: the
- * thrown error's own `status` is kept; an error with its own `type` is the application's own
- * kind and passes through with `status`, `statusCode`, `expose` and `body` added; any other is
- * wrapped in an HttpwareError of the given kind, the thrown value as its `cause`.
+ * An error thrown by application code (`verify`, a `reviver`) as body-parser reports it (through
+ * `http-errors`): the thrown error's own `status` (or `statusCode`) is kept when it is an HTTP
+ * status, and becomes 500 when it is something else; an error with its own truthy `type` is the
+ * application's own kind and passes through with `status`, `statusCode`, `expose` and `body`
+ * added; any other is wrapped in an HttpwareError of the given kind, the thrown value as its
+ * `cause`. A thrown string is the message; another thrown object gets the status's own text.
  */
 function adopt(
   thrown: unknown,
   type: 'entity.verify.failed' | 'entity.parse.failed',
   body: Buffer | string,
 ): unknown {
-  const own =
-    typeof thrown === 'object' && thrown !== null ? (thrown as Record<string, unknown>) : {};
-  const status = validStatus(own.status || own.statusCode);
-  if (thrown instanceof Error && typeof own.type === 'string') {
-    const finalStatus = status ?? errorKinds[type].status;
-    if (own.status !== finalStatus || typeof own.expose !== 'boolean') {
-      Object.assign(thrown, {
-        status: finalStatus,
-        statusCode: finalStatus,
-        expose: finalStatus < 500,
-      });
+  const fallback = errorKinds[type].status;
+  const details = type === 'entity.parse.failed' ? { body: String(body) } : { body };
+  if (!(thrown instanceof Error)) {
+    const message =
+      typeof thrown === 'object' && thrown !== null
+        ? (STATUS_CODES[fallback] as string)
+        : String(thrown);
+    return new HttpwareError(type, details, { message, cause: thrown });
+  }
+  const own = thrown as Error & Record<string, unknown>;
+  const status = httpErrorsStatus(own.status || own.statusCode || fallback);
+  if (own.type) {
+    if (own.status !== status || typeof own.expose !== 'boolean') {
+      Object.assign(thrown, { status, statusCode: status, expose: status < 500 });
     }
     Object.assign(thrown, { body });
     return thrown;
   }
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
-  if (type === 'entity.parse.failed') {
-    return new HttpwareError(type, { body: String(body) }, { message, status, cause: thrown });
-  }
-  return new HttpwareError(type, { body }, { message, status, cause: thrown });
+  return new HttpwareError(type, details, { message: thrown.message, status, cause: thrown });
+}
+
+/** The status `http-errors` settles on: a number it knows or in 400..599, otherwise 500. */
+function httpErrorsStatus(value: unknown): number {
+  if (typeof value !== 'number') return 500;
+  if (STATUS_CODES[value] === undefined && (value < 400 || value >= 600)) return 500;
+  return validStatus(value) ?? 500;
 }
 
 /** Stops and drops a decompression stream; a late zlib error then has a listener to land on. */

@@ -1,6 +1,6 @@
 // parsers.text: the body as a string, in any charset the charset library knows.
 
-import { anyKnownCharset } from './charset.js';
+import { anyCharset } from './charset.js';
 import { resolveOptions } from './options.js';
 import { createReader } from './read-body.js';
 import type { ParserMiddleware, TextOptions } from './types.js';
@@ -9,7 +9,7 @@ const asIs = (body: string | Buffer): string => body as string;
 
 export function text(options?: TextOptions): ParserMiddleware {
   return createReader(resolveOptions(options, 'text/plain'), {
-    charsets: anyKnownCharset,
+    charsets: anyCharset,
     parse: asIs,
   });
 }

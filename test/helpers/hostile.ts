@@ -275,7 +275,6 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
  * Raw control characters a log line must never carry: C0 (a line is written without its
  * trailing newline here), DEL, C1, and the Unicode line and paragraph separators.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the check
 export const rawControl = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** A double-quoted field in which every `"` and `\` is escaped. */
@@ -300,7 +299,6 @@ export function quotedFields(line: string, count: number): string[] {
  * Used to compare a line with the input that produced it.
  */
 export function escapeLikeMorgan(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escaped set
   return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\]/g, (ch) => {
     switch (ch) {
       case '\\':

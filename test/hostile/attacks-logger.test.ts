@@ -95,7 +95,8 @@ describe('code injection through a format string', () => {
       }
       assert.equal(g[flag], undefined, 'the payload ran');
       // The literal text around the tokens is kept verbatim (unless it is a token argument).
-      if (!/\[[^\]]*globalThis/.test(payload)) assert.ok(line.includes(`globalThis.${flag} = 1`), line);
+      if (!/\[[^\]]*globalThis/.test(payload))
+        assert.ok(line.includes(`globalThis.${flag} = 1`), line);
       if (payload.startsWith(':method')) assert.ok(line.startsWith('GET'), line);
     });
   }
@@ -123,7 +124,8 @@ describe('code injection through a format string', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'no-eval.mts');
-    const impl = process.env.HOSTILE_IMPL ?? new URL('../../src/index.ts', import.meta.url).pathname;
+    const impl =
+      process.env.HOSTILE_IMPL ?? new URL('../../src/index.ts', import.meta.url).pathname;
     writeFileSync(
       file,
       `
@@ -160,7 +162,8 @@ let hostileValue = '-';
 
 /** Values that forge a line, colour a terminal or hide text, each through every channel. */
 const forgeries: Record<string, string> = {
-  'CR LF and a fake line': 'x\r\n127.0.0.1 - admin [01/Jan/2030:00:00:00 +0000] "GET /admin HTTP/1.1" 200 -',
+  'CR LF and a fake line':
+    'x\r\n127.0.0.1 - admin [01/Jan/2030:00:00:00 +0000] "GET /admin HTTP/1.1" 200 -',
   'a lone LF': 'a\nb',
   'ESC colour sequences': '\u001b[31mred\u001b[0m\u001b[2K\u001b[1A',
   'C1 controls (NEL, CSI)': 'a\u0085b\u009b31mc\u0080\u009f',
@@ -202,14 +205,31 @@ describe('log-line forgery', () => {
         req.url = decodeURIComponent(req.url ?? '/');
         next();
       };
-      const line = await lineFor(
-        fieldsFormat,
-        { path: `/p/${encodeURIComponent(value)}` },
-        [decode],
-      );
+      const line = await lineFor(fieldsFormat, { path: `/p/${encodeURIComponent(value)}` }, [
+        decode,
+      ]);
       assert.equal(quotedFields(line, FIELDS)[0], `GET /p/${value}`);
     });
   }
+
+  test('an array a custom token returns (Express req.query.x for ?x=a%0Ab&x=c) is escaped', async () => {
+    // `logger.token('x', (req) => req.query.x)` is common; Express makes x an array when the
+    // parameter repeats, and the array's string form carries the client's raw characters.
+    subject.logger.token('hostile-array', () => ['a\r\n127.0.0.1 - forged', 'b"c'] as never);
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [subject.logger('":hostile-array"', { stream: capture.stream })],
+    });
+    try {
+      await send(server, { path: '/' });
+      const lines = await capture.waitFor(1);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(lines.length, 1, `exactly one line: ${JSON.stringify(lines)}`);
+      assert.equal(quotedFields(lines[0]!, 1)[0], 'a\r\n127.0.0.1 - forged,b"c');
+    } finally {
+      await server.close();
+    }
+  });
 
   test('a raw " in the URL is escaped', async () => {
     hostileValue = '-';
@@ -261,8 +281,14 @@ describe('log-line forgery', () => {
   test('a format function reading tokens gets escaped values', async () => {
     hostileValue = forgeries['CR LF and a fake line']!;
     const line = await lineFor(
-      (tokens, req, res) => `"${tokens['hostile-value']?.(req, res)}" "${tokens['user-agent']?.(req, res)}"`,
-      { raw: Buffer.from(rawHead('GET', '/', { 'user-agent': 'a"\u0085', connection: 'close' }), 'latin1') },
+      (tokens, req, res) =>
+        `"${tokens['hostile-value']?.(req, res)}" "${tokens['user-agent']?.(req, res)}"`,
+      {
+        raw: Buffer.from(
+          rawHead('GET', '/', { 'user-agent': 'a"\u0085', connection: 'close' }),
+          'latin1',
+        ),
+      },
     );
     const fields = quotedFields(line, 2);
     assert.deepEqual(fields, [hostileValue, 'a"\u0085']);

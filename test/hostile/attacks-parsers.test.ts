@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
 import {
   assertHttpError,
   assertResourcesSettle,
@@ -184,12 +184,16 @@ describe('sparse, enormous and repeated array indices', () => {
       // "a&a&a&...": two bytes per parameter, each one more value for the same key. Within the
       // default 100kb limit an attacker fits 51,000 of them; 20,000 keep a failure short.
       const body = 'a&'.repeat(20_000).slice(0, -1);
-      const r = await exchange(subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 }), {
-        headers: form,
-        body,
-      });
+      const r = await exchange(
+        subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 }),
+        {
+          headers: form,
+          body,
+        },
+      );
       assert.ok(r.ms < 1000, `took ${r.ms} ms`);
-      if (r.outcome.error !== undefined) assertHttpError(r.outcome.error, documented, { status: 413 });
+      if (r.outcome.error !== undefined)
+        assertHttpError(r.outcome.error, documented, { status: 413 });
     });
   }
 
@@ -248,8 +252,7 @@ describe('JSON prototype poisoning', () => {
     'nested __proto__ key': '{"a":{"b":[{"__proto__":{"polluted":true}}]}}',
     '__proto__ key with blanks around': '{ "a":1 ,\n\t"__proto__" : {"polluted":true} }',
     'constructor.prototype': '{"constructor":{"prototype":{"polluted":true}}}',
-    'escaped constructor.prototype':
-      '{"\\u0063onstructor":{"\\u0070rototype":{"polluted":true}}}',
+    'escaped constructor.prototype': '{"\\u0063onstructor":{"\\u0070rototype":{"polluted":true}}}',
     'nested constructor.prototype': '[{"x":{"constructor":{"prototype":{"polluted":true}}}}]',
   };
   for (const [name, body] of Object.entries(poisoned)) {
@@ -365,7 +368,10 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
           for (const [kind, body] of Object.entries(corrupt)) {
             for (const charset of ['klingon', 'utf-7']) {
               const reply = await send(server, {
-                headers: { 'content-type': `${type}; charset=${charset}`, 'content-encoding': encoding },
+                headers: {
+                  'content-type': `${type}; charset=${charset}`,
+                  'content-encoding': encoding,
+                },
                 body,
               });
               const outcome = await server.nextOutcome();
@@ -398,7 +404,10 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
         },
       }),
       {
-        headers: { 'content-type': 'application/json; charset=klingon', 'content-encoding': 'gzip' },
+        headers: {
+          'content-type': 'application/json; charset=klingon',
+          'content-encoding': 'gzip',
+        },
         body: corrupt.garbage!,
       },
     );
@@ -430,7 +439,10 @@ describe('lying Content-Length and broken clients', () => {
     try {
       await sendRaw(
         server,
-        [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1000 }), '{"a":'],
+        [
+          rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1000 }),
+          '{"a":',
+        ],
         { abort: true, delayMs: 20 },
       );
       const outcome = await server.nextOutcome();

@@ -12,7 +12,14 @@ import {
   timed,
   watchUncaught,
 } from '../helpers/hostile.js';
-import { frameworks, rawHead, send, sendRaw, startServer, type TestServer } from '../helpers/index.js';
+import {
+  frameworks,
+  rawHead,
+  send,
+  sendRaw,
+  startServer,
+  type TestServer,
+} from '../helpers/index.js';
 
 // Slow and broken clients: one that trickles its body must not hold up anyone else, and one
 // that aborts, lies about its length or leaves after the headers gets the documented error

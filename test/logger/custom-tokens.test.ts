@@ -133,3 +133,40 @@ describe('logger.token', () => {
     });
   });
 });
+
+describe('token arguments and this, as morgan passes them', () => {
+  it('passes the bracket argument JSON-escaped, as morgan does', async () => {
+    const seen: string[] = [];
+    logger.token('test-arg-raw', (_req, _res, arg?: string) => {
+      seen.push(arg ?? '(none)');
+      return 'x';
+    });
+    const server = await loggedServer((stream) =>
+      logger(':test-arg-raw[a"b] :test-arg-raw[c\\d] :test-arg-raw[x-forwarded-for]', {
+        stream,
+      }),
+    );
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['x x x']);
+      // morgan's generated code embedded the argument still JSON-encoded.
+      assert.deepEqual(seen, ['a\\"b', 'c\\\\d', 'x-forwarded-for']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('calls a token with this set to the tokens object, so it can reach other tokens', async () => {
+    logger.token('test-this', function (this: Record<string, Function>, req, res) {
+      return `${this.method?.(req, res)}!${this['test-this-other']?.(req, res)}`;
+    });
+    logger.token('test-this-other', () => 'other');
+    const server = await loggedServer((stream) => logger(':test-this', { stream }));
+    try {
+      await send(server, { method: 'POST' });
+      assert.deepEqual(await server.capture.waitFor(1), ['POST!other']);
+    } finally {
+      await server.close();
+    }
+  });
+});

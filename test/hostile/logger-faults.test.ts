@@ -1,0 +1,285 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { loadSubject, type Subject, timed, watchUncaught } from '../helpers/hostile.js';
+import { captureLines, send, startServer, type TestServer } from '../helpers/index.js';
+
+// The logger under faults: whatever its stream, tokens or format do, the request is served,
+// `next` runs once, and the process does not crash. The logger reports its own failures as
+// process warnings; these tests silence them.
+
+let subject: Subject;
+const uncaught = watchUncaught();
+const warnings: Error[] = [];
+const onWarning = (w: Error) => {
+  warnings.push(w);
+};
+// Keep Node's default warning printer from writing to the test output.
+let defaultListeners: Array<(...args: unknown[]) => void> = [];
+
+before(async () => {
+  subject = await loadSubject();
+  defaultListeners = process.listeners('warning') as Array<(...args: unknown[]) => void>;
+  process.removeAllListeners('warning');
+  process.on('warning', onWarning);
+});
+
+after(() => {
+  process.off('warning', onWarning);
+  for (const l of defaultListeners) process.on('warning', l);
+  uncaught.stop();
+});
+
+/** Sends `count` requests (8 at a time); every one must be answered 200 with `next` once. */
+async function serveAll(server: TestServer, count: number): Promise<number> {
+  let worst = 0;
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      sent++;
+      const { value: reply, ms } = await timed(() => send(server, { path: `/r${sent}` }));
+      assert.equal(reply.status, 200);
+      worst = Math.max(worst, ms);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  for (let i = 0; i < count; i++) assert.equal((await server.nextOutcome()).nextCalls, 1);
+  return worst;
+}
+
+describe('a slow stream (write returns false)', () => {
+  test('responses are not held back, and every line arrives once the stream drains', async () => {
+    const lines: string[] = [];
+    let pending = '';
+    const slow = new Writable({
+      highWaterMark: 1,
+      decodeStrings: false,
+      write(chunk: string, _enc, callback) {
+        setTimeout(() => {
+          pending += chunk;
+          const parts = pending.split('\n');
+          pending = parts.pop() ?? '';
+          lines.push(...parts);
+          callback();
+        }, 20);
+      },
+    });
+    let falseReturns = 0;
+    const write = slow.write.bind(slow);
+    slow.write = ((chunk: string) => {
+      const ok = write(chunk);
+      if (!ok) falseReturns++;
+      return ok;
+    }) as typeof slow.write;
+    const server = await startServer({
+      middleware: [subject.logger(':method :url :status', { stream: slow })],
+    });
+    try {
+      const worst = await serveAll(server, 40);
+      assert.ok(worst < 200, `slowest response ${worst} ms`);
+      assert.ok(falseReturns > 0, 'the stream applied backpressure');
+      const deadline = Date.now() + 5000;
+      while (lines.length < 40 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(lines.length, 40);
+      assert.equal(new Set(lines).size, 40, 'one intact line per request');
+      for (const line of lines) assert.match(line, /^GET \/r\d+ 200$/);
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a stream that throws on write', () => {
+  for (const immediate of [false, true]) {
+    test(`immediate: ${immediate}: every request is served, next once, no crash`, async () => {
+      const throwing = {
+        write(): boolean {
+          throw new Error('disk full');
+        },
+      };
+      const server = await startServer({
+        middleware: [subject.logger('tiny', { stream: throwing, immediate })],
+      });
+      try {
+        await serveAll(server, 20);
+        await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(uncaught.take(), []);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+describe("a stream that emits 'error'", () => {
+  test("a write that fails ('error' from the stream itself) crashes nothing and the server keeps serving", async () => {
+    const failing = new Writable({
+      write(_chunk, _enc, callback) {
+        callback(new Error('EIO: i/o error, write'));
+      },
+    });
+    const server = await startServer({
+      middleware: [subject.logger('tiny', { stream: failing })],
+    });
+    try {
+      await serveAll(server, 20);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("an 'error' emitted between requests crashes nothing, and the application's own listener still hears it", async () => {
+    const capture = captureLines();
+    const heard: unknown[] = [];
+    const server = await startServer({
+      middleware: [subject.logger('tiny', { stream: capture.stream })],
+    });
+    try {
+      await serveAll(server, 5);
+      capture.stream.emit('error', new Error('rotated away'));
+      await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(uncaught.take(), []);
+      capture.stream.on('error', (err) => heard.push(err));
+      capture.stream.emit('error', new Error('second'));
+      assert.equal(heard.length, 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a destroyed stream (write after end) crashes nothing', async () => {
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [subject.logger('tiny', { stream: capture.stream })],
+    });
+    try {
+      await serveAll(server, 3);
+      capture.stream.end();
+      await serveAll(server, 5);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a custom token or format that throws', () => {
+  test('a throwing token is written as "-": one line per request, all served', async () => {
+    subject.logger.token('hostile-throws', () => {
+      throw new Error('token bug');
+    });
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [subject.logger(':method :url :hostile-throws', { stream: capture.stream })],
+    });
+    try {
+      await serveAll(server, 10);
+      const lines = await capture.waitFor(10);
+      assert.equal(lines.length, 10);
+      for (const line of lines) assert.match(line, /^GET \/r\d+ -$/);
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a token returning a value whose conversion throws (a Symbol, a bad toString) crashes nothing', async () => {
+    subject.logger.token('hostile-symbol', () => Symbol('s') as never);
+    subject.logger.token(
+      'hostile-tostring',
+      () =>
+        ({
+          toString() {
+            throw new Error('bad toString');
+          },
+        }) as never,
+    );
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [
+        subject.logger(':method :hostile-symbol :hostile-tostring', { stream: capture.stream }),
+      ],
+    });
+    try {
+      await serveAll(server, 5);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.ok(capture.lines.length <= 5);
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a throwing format function skips the line, serves every request, crashes nothing', async () => {
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [
+        subject.logger(
+          () => {
+            throw new Error('format bug');
+          },
+          { stream: capture.stream },
+        ),
+      ],
+    });
+    try {
+      await serveAll(server, 10);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(capture.lines.length, 0);
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a throwing format function with immediate serves every request and calls next once', async () => {
+    const server = await startServer({
+      middleware: [
+        subject.logger(
+          () => {
+            throw new Error('format bug');
+          },
+          { immediate: true, stream: captureLines().stream },
+        ),
+      ],
+    });
+    try {
+      await serveAll(server, 10);
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a throwing skip function still logs, once per request', async () => {
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [
+        subject.logger(':method :url', {
+          stream: capture.stream,
+          skip: () => {
+            throw new Error('skip bug');
+          },
+        }),
+      ],
+    });
+    try {
+      await serveAll(server, 10);
+      const lines = await capture.waitFor(10);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(lines.length, 10);
+      assert.deepEqual(uncaught.take(), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('failures are reported as process warnings, not thrown', () => {
+    assert.ok(warnings.length > 0, 'at least one warning was emitted');
+  });
+});

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { loadSubject, quotedFields, type Subject, watchUncaught } from '../helpers/hostile.js';
+import {
+  captureLines,
+  type LineCapture,
+  rawHead,
+  sendRaw,
+  startServer,
+  type TestServer,
+} from '../helpers/index.js';
+
+// Properties of the logger through a real server: whatever a client puts in the URL, the
+// headers and the Basic-auth user name, and whatever a custom token returns, each request
+// gives exactly one line, with no raw control character, in which every quoted field is
+// intact and unescapes to the value that went in.
+
+let subject: Subject;
+let server: TestServer;
+let capture: LineCapture;
+const uncaught = watchUncaught();
+let tokenValue = '';
+
+const format = '":method :url" ":remote-user" ":referrer" ":user-agent" ":property-value"';
+
+before(async () => {
+  subject = await loadSubject();
+  subject.logger.token('property-value', () => tokenValue);
+  capture = captureLines();
+  server = await startServer({
+    middleware: [subject.logger(format, { stream: capture.stream })],
+  });
+});
+
+after(async () => {
+  await server.close();
+  uncaught.stop();
+});
+
+/** Characters Node accepts in a request-target: visible ASCII (quotes and backslashes too). */
+const urlChar = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+/** Characters Node accepts in a header value: HTAB, SP, visible ASCII, and obs-text (C1 too). */
+const headerChar = fc.oneof(
+  fc.constantFrom('\t', '"', '\\', '\u0085', '\u009b', '\u00a0'),
+  fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)),
+);
+/** Any string, weighted towards what forges or hides log lines. */
+const hostileString = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          '\r\n',
+          '\n',
+          '\r',
+          '"',
+          '\\',
+          '\\"',
+          '\u001b[31m',
+          '\u0000',
+          '\u007f',
+          '\u0085',
+          '\u009b',
+          '\u2028',
+          '\u2029',
+          '\b',
+          '\t',
+          '" "',
+        ),
+      },
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
+
+test('any URL, headers, user name and token value give exactly one intact line', async () => {
+  let count = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(urlChar, { maxLength: 40 }).map((c) => `/${c.join('')}`),
+      fc.array(headerChar, { maxLength: 40 }).map((c) => c.join('').trim()),
+      fc.array(headerChar, { maxLength: 40 }).map((c) => c.join('').trim()),
+      hostileString.map((s) => s.replaceAll(':', '')),
+      hostileString,
+      async (url, referrer, agent, user, value) => {
+        tokenValue = value;
+        const headers: Record<string, string> = {
+          referer: referrer,
+          'user-agent': agent,
+          authorization: `Basic ${Buffer.from(`${user}:pw`, 'utf8').toString('base64')}`,
+          connection: 'close',
+        };
+        // Counted from the lines already there, so one failing run cannot fail the next ones.
+        const start = capture.lines.length;
+        await sendRaw(server, [Buffer.from(rawHead('GET', url, headers), 'latin1')]);
+        count++;
+        const lines = await capture.waitFor(start + 1);
+        // A forged line would come in the same write as the real one.
+        assert.equal(lines.length, start + 1, 'one line per request');
+        const fields = quotedFields(lines[start]!, 5);
+        assert.equal(fields[0], `GET ${url}`);
+        // What the server decoded: the user name's bytes as UTF-8 (a lone surrogate is U+FFFD).
+        assert.equal(fields[1], Buffer.from(user, 'utf8').toString('utf8') || '-');
+        assert.equal(fields[2], referrer || '-');
+        assert.equal(fields[3], agent || '-');
+        assert.equal(fields[4], value || '-');
+        assert.deepEqual(uncaught.take(), []);
+      },
+    ),
+    { numRuns: 250 },
+  );
+  // No request gave a second (forged) line after its own.
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(capture.lines.length, count);
+});
+
+test('any token value in any predefined format gives exactly one line with no raw control', async () => {
+  const formats = ['combined', 'common', 'dev', 'short', 'tiny'] as const;
+  const captures = formats.map(() => captureLines());
+  const logged = await startServer({
+    middleware: formats.map((name, i) => subject.logger(name, { stream: captures[i]!.stream })),
+  });
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(urlChar, { maxLength: 30 }).map((c) => `/${c.join('')}`),
+        fc.array(headerChar, { maxLength: 30 }).map((c) => c.join('').trim()),
+        hostileString.map((s) => s.replaceAll(':', '')),
+        async (url, agent, user) => {
+          const headers = {
+            'user-agent': agent,
+            authorization: `Basic ${Buffer.from(`${user}:pw`, 'utf8').toString('base64')}`,
+            connection: 'close',
+          };
+          const starts = captures.map((c) => c.lines.length);
+          await sendRaw(logged, [Buffer.from(rawHead('GET', url, headers), 'latin1')]);
+          for (const [i, c] of captures.entries()) {
+            const start = starts[i]!;
+            const lines = await c.waitFor(start + 1);
+            assert.equal(lines.length, start + 1, `${formats[i]}: one line per request`);
+            // dev colours with ESC when allowed; everything else must be escaped.
+            const line = lines[start]!.replace(/\u001b\[\d+m/g, '');
+            assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, line);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  } finally {
+    await logged.close();
+  }
+});
