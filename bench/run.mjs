@@ -85,7 +85,9 @@ const commit = (() => {
     return null;
   }
 })();
-if (build) console.log(`httpware build: dist/index.cjs sha256 ${build}, git ${commit}`);
+if (process.env.HTTPWARE_BENCH_ENTRY) {
+  console.log(`httpware build: ${process.env.HTTPWARE_BENCH_ENTRY} (HTTPWARE_BENCH_ENTRY)`);
+} else if (build) console.log(`httpware build: dist/index.cjs sha256 ${build}, git ${commit}`);
 if (!options.httpware) {
   console.log(
     'httpware is not built (npm run build at the root): measuring floor and incumbents only',

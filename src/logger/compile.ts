@@ -4,6 +4,7 @@
 // `node --disallow-code-generation-from-strings`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { escapeLogField } from './escape.js';
 import { tokenRegistry } from './token-registry.js';
 import type { FormatFn, TokenFn, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
@@ -86,7 +87,13 @@ function renderToken(
     // A missing or falsy value is "-"; anything else is concatenated as morgan's generated
     // code concatenates it (a number 5 gives "5").
     // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
-    return '' + (value || '-');
+    const text = '' + (value || '-');
+    // Strings were escaped by the token registry, and numbers or booleans cannot forge a line.
+    // An object's string form can (an array from Express's req.query for `?x=a%0Ab&x=c`): it
+    // is escaped here, where it becomes text. (A format function still gets the object itself.)
+    return (typeof value === 'object' && value !== null) || typeof value === 'function'
+      ? escapeLogField(text)
+      : text;
   } catch (err) {
     // Registered tokens never throw (their wrapper catches); this is a caller's own object.
     warnOncePerKey(

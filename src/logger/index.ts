@@ -3,6 +3,7 @@
 
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bufferedStream, bufferInterval, warnBufferDeprecated } from './buffer.js';
 import { compile, tokenNamesOf } from './compile.js';
 import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
 import { guardStreamErrors } from './stream.js';
@@ -20,6 +21,8 @@ interface ResolvedOptions {
   readonly immediate: boolean;
   readonly skip: ((req: Request, res: Response) => unknown) | undefined;
   readonly stream: LogStream;
+  /** Flush interval of morgan's deprecated `buffer` option, or undefined (no buffering). */
+  readonly bufferMs: number | undefined;
 }
 
 function resolveFormat(format: unknown): FormatFn {
@@ -39,12 +42,12 @@ function resolveFormat(format: unknown): FormatFn {
 
 function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined || options === null) {
-    return { immediate: false, skip: undefined, stream: process.stdout };
+    return { immediate: false, skip: undefined, stream: process.stdout, bufferMs: undefined };
   }
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const { immediate, skip, stream } = options as Record<string, unknown>;
+  const { immediate, skip, stream, buffer } = options as Record<string, unknown>;
   if (immediate !== undefined && typeof immediate !== 'boolean') {
     throw new TypeError('option immediate must be a boolean');
   }
@@ -65,6 +68,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
     skip: typeof skip === 'function' ? (skip as ResolvedOptions['skip']) : undefined,
     // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
     stream: (stream as LogStream | undefined) ?? process.stdout,
+    bufferMs: bufferInterval(buffer),
   };
 }
 
@@ -111,11 +115,11 @@ function whenDone(res: Response, callback: () => void): void {
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
   const formatLine = resolveFormat(format);
-  const { immediate, skip, stream } = resolveOptions(options);
+  const { immediate, skip, stream: target, bufferMs } = resolveOptions(options);
   const needs = needsOf(formatLine);
   // With `immediate` no head has been written when the line is made: nothing to watch.
   const watchHeadToo = needs.head && !immediate;
-  guardStreamErrors(stream);
+  guardStreamErrors(target);
 
   const skipFailed = onceWarning(
     'HTTPWARE_LOGGER_SKIP',
@@ -129,6 +133,9 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     'HTTPWARE_LOGGER_STREAM',
     'logger: the log stream threw on write; the line is lost',
   );
+  if (bufferMs !== undefined) warnBufferDeprecated();
+  const stream =
+    bufferMs === undefined ? target : bufferedStream(target, bufferMs, (err) => writeFailed(err));
 
   function logRequest(req: Request, res: Response): void {
     if (skip !== undefined) {

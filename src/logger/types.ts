@@ -76,6 +76,12 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
   skip?: ((req: Req, res: Res) => boolean) | false | undefined;
   /** Destination of the lines; default `process.stdout` (resolved when the logger is made). */
   stream?: LogStream | undefined;
+  /**
+   * Collects lines and writes them together, `buffer` milliseconds (1000 for `true`) after the
+   * first line of a batch.
+   * @deprecated As in morgan: give a buffering stream instead.
+   */
+  buffer?: boolean | number | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // parsers.json: JSON bodies (RFC 8259), with body-parser's strict mode and error messages, and
 // prototype-poisoning protection.
 
-import { createError, HttpwareError, HttpwareSyntaxError } from '../errors.js';
+import { createError, type ErrorDetails, HttpwareError, HttpwareSyntaxError } from '../errors.js';
 import { unicodeOnly } from './charset.js';
 import { resolveJsonOptions, resolveOptions } from './options.js';
 import { createReader } from './read-body.js';
@@ -22,11 +22,17 @@ export function json(options?: JsonOptions): ParserMiddleware {
       const first = FIRST_NON_WHITESPACE.exec(text)?.[1] || undefined;
       if (first !== '{' && first !== '[') throw strictViolation(text, first);
     }
+    // Prototype keys are only looked for in a body that can hold one: a cheap scan first.
+    const guarded = onProtoPoisoning !== 'ignore' && mayHoldPrototypeKey(text);
     let value: unknown;
     try {
-      value = JSON.parse(text, reviver);
+      value = JSON.parse(
+        text,
+        guarded && reviver !== undefined ? guardReviver(reviver, text, onProtoPoisoning) : reviver,
+      );
     } catch (err) {
       if (err instanceof SyntaxError) throw new HttpwareSyntaxError(err.message, text, err);
+      if (err instanceof HttpwareError && err.type === 'entity.prototype.forbidden') throw err;
       // Thrown by the reviver: body-parser strips the error down to its message, so it is a
       // 400 entity.parse.failed whatever `status` or `type` it carried.
       throw new HttpwareError(
@@ -35,7 +41,7 @@ export function json(options?: JsonOptions): ParserMiddleware {
         { message: err instanceof Error ? err.message : String(err), cause: err },
       );
     }
-    return onProtoPoisoning === 'ignore' ? value : guardPrototype(value, text, onProtoPoisoning);
+    return guarded && reviver === undefined ? guardPrototype(value, text, onProtoPoisoning) : value;
   };
 
   return createReader(common, { charsets: unicodeOnly, parse });
@@ -72,27 +78,36 @@ export function mayHoldPrototypeKey(text: string): boolean {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+type PrototypeKey = ErrorDetails['entity.prototype.forbidden']['key'];
+type Reviver = NonNullable<JsonOptions['reviver']>;
+
+/** Which prototype key `key: value` is, if it is one. */
+function prototypeKey(key: string, value: unknown): PrototypeKey | null {
+  if (key === '__proto__') return '__proto__';
+  if (key !== 'constructor' || typeof value !== 'object' || value === null) return null;
+  return hasOwn.call(value, 'prototype') ? 'constructor.prototype' : null;
+}
+
+const PROTOTYPE_KEYS = ['__proto__', 'constructor'] as const;
+
+function forbidden(text: string, key: PrototypeKey): HttpwareError {
+  return createError('entity.prototype.forbidden', { body: text, key });
+}
+
+/**
+ * Without a reviver the parsed value is plain JSON data, walked once it is parsed. Iterative:
+ * a deeply nested body cannot overflow the stack.
+ */
 function guardPrototype(value: unknown, text: string, action: ProtoPoisoningAction): unknown {
-  if (typeof value !== 'object' || value === null || !mayHoldPrototypeKey(text)) return value;
-  // Iterative walk: a deeply nested body cannot overflow the stack.
+  if (typeof value !== 'object' || value === null) return value;
   const pending: object[] = [value];
   while (pending.length > 0) {
     const node = pending.pop() as Record<string, unknown>;
-    if (hasOwn.call(node, '__proto__')) {
-      if (action === 'error') {
-        throw createError('entity.prototype.forbidden', { body: text, key: '__proto__' });
-      }
-      Reflect.deleteProperty(node, '__proto__');
-    }
-    const ctor = hasOwn.call(node, 'constructor') ? node.constructor : undefined;
-    if (typeof ctor === 'object' && ctor !== null && hasOwn.call(ctor, 'prototype')) {
-      if (action === 'error') {
-        throw createError('entity.prototype.forbidden', {
-          body: text,
-          key: 'constructor.prototype',
-        });
-      }
-      Reflect.deleteProperty(node, 'constructor');
+    for (const key of PROTOTYPE_KEYS) {
+      const found = hasOwn.call(node, key) ? prototypeKey(key, node[key]) : null;
+      if (found === null) continue;
+      if (action === 'error') throw forbidden(text, found);
+      Reflect.deleteProperty(node, key);
     }
     for (const key in node) {
       const child = node[key];
@@ -100,4 +115,19 @@ function guardPrototype(value: unknown, text: string, action: ProtoPoisoningActi
     }
   }
   return value;
+}
+
+/**
+ * With a reviver the result may hold the application's own objects (shared, even cyclic: a
+ * reviver can return anything), which must be neither walked nor changed. So the keys are
+ * checked as JSON.parse hands each one over, before the application's reviver sees it; a key
+ * to remove is dropped by returning undefined, which makes JSON.parse delete it.
+ */
+function guardReviver(reviver: Reviver, text: string, action: ProtoPoisoningAction): Reviver {
+  return function (this: unknown, key: string, value: unknown, ...context: unknown[]) {
+    const found = prototypeKey(key, value);
+    if (found === null) return Reflect.apply(reviver, this, [key, value, ...context]);
+    if (action === 'error') throw forbidden(text, found);
+    return undefined;
+  };
 }

@@ -86,8 +86,8 @@ describe('public types', () => {
       logger('tiny', { stream: {} });
       // @ts-expect-error immediate is a boolean
       logger('tiny', { immediate: 'yes' });
-      // @ts-expect-error there is no buffer option (morgan's deprecated one)
-      logger('tiny', { buffer: true });
+      // @ts-expect-error buffer (morgan's deprecated option) is a boolean or an interval
+      logger('tiny', { buffer: '1s' });
       // @ts-expect-error a token returns a printable value
       logger.token('bad', () => ({ not: 'printable' }));
       // @ts-expect-error compile takes a format string only

@@ -78,6 +78,51 @@ describe('JSON prototype poisoning', () => {
     );
   });
 
+  it('with a reviver, neither walks nor changes the objects the reviver returns', async () => {
+    // Regression: the guard walked the revived result, so a reviver handing back a shared,
+    // cyclic application object hung the process on any body containing "constructor".
+    const shared: Record<string, unknown> = { name: 'shared' };
+    shared.self = shared;
+    shared.constructor = { prototype: {} };
+    const reviver = (key: string, value: unknown) => (key === 'ref' ? shared : value);
+    const result = await exchange(
+      parsers.json({ reviver, onProtoPoisoning: 'remove' }),
+      JSON_TYPE,
+      '{"ref":1,"constructor":"Ada"}',
+    );
+    assert.equal(result.outcome.error, undefined);
+    const body = result.outcome.body as Record<string, unknown>;
+    assert.equal(body.ref, shared);
+    assert.equal(body.constructor, 'Ada');
+    assert.deepEqual(shared.constructor, { prototype: {} }, 'the application object is unchanged');
+  });
+
+  it('with a reviver, still refuses or removes the keys before the reviver sees them', async () => {
+    const seen: string[] = [];
+    const reviver = (key: string, value: unknown) => {
+      seen.push(key);
+      return value;
+    };
+    const body = '{"a":[{"c\\u006fnstructor":{"prototype":{}}}],"__proto__":{"x":1}}';
+    assertError(
+      await exchange(parsers.json({ reviver }), JSON_TYPE, body),
+      400,
+      'entity.prototype.forbidden',
+      /constructor\.prototype/,
+      { key: 'constructor.prototype', body },
+    );
+    assert.equal(seen.includes('constructor'), false);
+    seen.length = 0;
+    const removed = await exchange(
+      parsers.json({ reviver, onProtoPoisoning: 'remove' }),
+      JSON_TYPE,
+      body,
+    );
+    assertBody(removed, { a: [{}] });
+    assert.equal(Object.hasOwn(removed.outcome.body as object, '__proto__'), false);
+    assert.equal(seen.includes('__proto__') || seen.includes('constructor'), false);
+  });
+
   it('walks a deeply nested body without overflowing the stack', async () => {
     const body = `${'['.repeat(5000)}{"__proto__":1}${']'.repeat(5000)}`;
     const result = await exchange(parsers.json({ limit: '1mb' }), JSON_TYPE, body);
