@@ -48,26 +48,25 @@ function resolveOptions(options: unknown): ResolvedOptions {
     throw new TypeError('argument options must be an object');
   }
   const { immediate, skip, stream, buffer } = options as Record<string, unknown>;
-  if (immediate !== undefined && typeof immediate !== 'boolean') {
-    throw new TypeError('option immediate must be a boolean');
-  }
-  // `false` is the documented default of `skip` in morgan, so it is accepted as "no skip".
-  if (skip !== undefined && skip !== false && typeof skip !== 'function') {
+  // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
+  // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
+  const skipGiven = skip !== undefined && skip !== null && skip !== false;
+  if (skipGiven && typeof skip !== 'function') {
     throw new TypeError('option skip must be a function');
   }
+  const streamGiven = stream !== undefined && stream !== null;
   if (
-    stream !== undefined &&
-    (typeof stream !== 'object' ||
-      stream === null ||
-      typeof (stream as { write?: unknown }).write !== 'function')
+    streamGiven &&
+    (typeof stream !== 'object' || typeof (stream as { write?: unknown }).write !== 'function')
   ) {
     throw new TypeError('option stream must be a writable stream (an object with a write method)');
   }
   return {
-    immediate: immediate ?? false,
-    skip: typeof skip === 'function' ? (skip as ResolvedOptions['skip']) : undefined,
+    // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
+    immediate: Boolean(immediate),
+    skip: skipGiven ? (skip as ResolvedOptions['skip']) : undefined,
     // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
-    stream: (stream as LogStream | undefined) ?? process.stdout,
+    stream: streamGiven ? (stream as LogStream) : process.stdout,
     bufferMs: bufferInterval(buffer),
   };
 }

@@ -73,9 +73,9 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
   /** Write the line when the request arrives instead of when the response is done. */
   immediate?: boolean | undefined;
   /** `skip(req, res)` returning true leaves the request out of the log. */
-  skip?: ((req: Req, res: Res) => boolean) | false | undefined;
+  skip?: ((req: Req, res: Res) => boolean) | false | null | undefined;
   /** Destination of the lines; default `process.stdout` (resolved when the logger is made). */
-  stream?: LogStream | undefined;
+  stream?: LogStream | null | undefined;
   /**
    * Collects lines and writes them together, `buffer` milliseconds (1000 for `true`) after the
    * first line of a batch.
