@@ -37,8 +37,8 @@ const options = {
     batchMs: num('batch-ms', quick ? 60 : 200),
     // Warm-up: at least this much CPU time per process, then until it settles, at most
     // warmupMaxMs of wall-clock time.
-    warmupMs: quick ? 300 : 1000,
-    warmupMaxMs: quick ? 800 : 3000,
+    warmupMs: quick ? 200 : 1000,
+    warmupMaxMs: quick ? 700 : 3000,
     cpuProf:
       args['cpu-prof'] === true
         ? fileURLToPath(new URL('profiles/', import.meta.url))
@@ -50,8 +50,8 @@ const options = {
   loopback: {
     rounds: num('rounds', quick ? 1 : 2),
     cycles: num('cycles', quick ? 2 : 4),
-    seconds: num('seconds', quick ? 0.5 : 2.5),
-    warmupSeconds: quick ? 0.4 : 1.5,
+    seconds: num('seconds', quick ? 0.4 : 2.5),
+    warmupSeconds: quick ? 0.3 : 1.5,
   },
 };
 
