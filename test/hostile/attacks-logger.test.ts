@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -121,7 +121,6 @@ describe('code injection through a format string', () => {
 
   test('the logger works under node --disallow-code-generation-from-strings', async () => {
     const dir = join(tmpdir(), `httpware-hostile-${process.pid}`);
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'no-eval.mts');
     const impl =
@@ -148,7 +147,7 @@ server.listen(0, '127.0.0.1', async () => {
     const result = await runChild(file, {
       nodeArgs: ['--disallow-code-generation-from-strings'],
       timeoutMs: 20_000,
-    });
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /GET \/probe HTTP\/1\.1/);
   });

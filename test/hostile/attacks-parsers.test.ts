@@ -73,6 +73,30 @@ async function assertStillServing(server: TestServer): Promise<void> {
 }
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/**
+ * Runs after a pollution test (the check itself runs before): on a vulnerable implementation,
+ * a polluted Object.prototype would otherwise fail every later test of the file too.
+ */
+function undoPollution(): void {
+  const proto = Object.prototype as Record<string, unknown>;
+  for (const name of ['polluted', 'admin']) delete proto[name];
+  for (const name of ['hasOwnProperty', 'toString', 'valueOf']) {
+    if (typeof proto[name] !== 'function') {
+      Object.defineProperty(proto, name, {
+        value: pristine[name],
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      });
+    }
+  }
+}
+const pristine: Record<string, unknown> = {
+  hasOwnProperty: Object.prototype.hasOwnProperty,
+  toString: Object.prototype.toString,
+  valueOf: Object.prototype.valueOf,
+};
 const json = { 'content-type': 'application/json' };
 
 describe('deeply nested extended urlencoded keys', () => {
@@ -223,11 +247,13 @@ describe('prototype keys in urlencoded bodies', () => {
     for (const body of attacks) {
       test(`${body} (extended: ${extended}) pollutes no prototype and leaves the body usable`, async () => {
         const unchanged = prototypeSnapshot();
-        const r = await exchange(subject.parsers.urlencoded({ extended }), {
-          headers: form,
-          body,
-        });
-        unchanged();
+        let r: Awaited<ReturnType<typeof exchange>>;
+        try {
+          r = await exchange(subject.parsers.urlencoded({ extended }), { headers: form, body });
+          unchanged();
+        } finally {
+          undoPollution();
+        }
         if (r.outcome.error !== undefined) {
           assertHttpError(r.outcome.error, documented, { status: 400 });
           return;
@@ -258,8 +284,13 @@ describe('JSON prototype poisoning', () => {
   for (const [name, body] of Object.entries(poisoned)) {
     test(`a ${name} is refused with 400 by default`, async () => {
       const unchanged = prototypeSnapshot();
-      const r = await exchange(subject.parsers.json(), { headers: json, body });
-      unchanged();
+      let r: Awaited<ReturnType<typeof exchange>>;
+      try {
+        r = await exchange(subject.parsers.json(), { headers: json, body });
+        unchanged();
+      } finally {
+        undoPollution();
+      }
       assertHttpError(r.outcome.error, documented, { status: 400 });
       assert.equal(r.status, 400);
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import zlib from 'node:zlib';
 import bodyParser from 'body-parser';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
@@ -113,10 +113,7 @@ const bodies = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),
   fc
     .array(
-      fc.tuple(
-        fc.stringMatching(/^[a-z[\]%0-9.]{0,8}$/),
-        fc.stringMatching(/^[a-z%0-9+=]{0,6}$/),
-      ),
+      fc.tuple(fc.stringMatching(/^[a-z[\]%0-9.]{0,8}$/), fc.stringMatching(/^[a-z%0-9+=]{0,6}$/)),
       { maxLength: 8 },
     )
     .map((pairs) => Buffer.from(pairs.map(([k, v]) => `${k}=${v}`).join('&'))),
@@ -220,7 +217,11 @@ describe('any request', () => {
             const piece = payload.subarray(last, cut);
             last = cut;
             if (piece.length === 0) continue;
-            pieces.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
+            pieces.push(
+              Buffer.from(`${piece.length.toString(16)}\r\n`),
+              piece,
+              Buffer.from('\r\n'),
+            );
           }
           pieces.push(Buffer.from('0\r\n\r\n'));
         } else if (r.framing !== 'none') {
@@ -316,7 +317,10 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
   test('json: any JSON object or array, in any encoding', async () => {
     const cases = fc.sample(
       fc.record({
-        value: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 3 })), fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }))),
+        value: fc.oneof(
+          fc.array(fc.jsonValue({ maxDepth: 3 })),
+          fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })),
+        ),
         encoding: fc.constantFrom('identity', 'gzip', 'deflate', 'br'),
         space: fc.constantFrom(0, 2, '\t'),
       }),
@@ -353,7 +357,10 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
     test(`urlencoded (extended: ${extended}): any form, valid or odd, in utf-8 and iso-8859-1`, async () => {
       const pairs = fc.array(
         fc.tuple(
-          fc.oneof(fc.string({ maxLength: 6 }), fc.stringMatching(/^[a-z]{1,3}(\[[a-z0-9]{0,2}\]){0,3}$/)),
+          fc.oneof(
+            fc.string({ maxLength: 6 }),
+            fc.stringMatching(/^[a-z]{1,3}(\[[a-z0-9]{0,2}\]){0,3}$/),
+          ),
           fc.string({ maxLength: 6 }),
         ),
         { maxLength: 8 },
@@ -393,6 +400,50 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
     });
   }
 
+  test('urlencoded: repeated and mixed keys, charset sentinel and numeric entities', async () => {
+    const key = fc.constantFrom(
+      'a',
+      'a',
+      'a[]',
+      'a[0]',
+      'a[1]',
+      'a[b]',
+      'b',
+      'b[]',
+      'c[d][]',
+      'utf8',
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 4 }).map(encodeURIComponent),
+      fc.constantFrom('%E2%9C%93', '%26%2310003%3B', '&#9731;', '%26%23x41%3B', '%FF', '%', '+'),
+    );
+    const cases = fc.sample(
+      fc.record({
+        pairs: fc.array(fc.tuple(key, value), { maxLength: 12 }),
+        charset: fc.constantFrom(undefined, 'utf-8', 'iso-8859-1'),
+        extended: fc.boolean(),
+      }),
+      200,
+    );
+    for (const extended of [false, true]) {
+      const requests = cases
+        .filter((c) => c.extended === extended)
+        .map((c) => ({
+          headers: {
+            'content-type':
+              c.charset === undefined
+                ? 'application/x-www-form-urlencoded'
+                : `application/x-www-form-urlencoded; charset=${c.charset}`,
+          },
+          body: c.pairs.map(([k, v]) => `${k}=${v}`).join('&'),
+        }));
+      await both(
+        (p) => p.urlencoded({ extended, charsetSentinel: true, interpretNumericEntities: true }),
+        requests,
+      );
+    }
+  });
+
   test('text: any string in utf-8, utf-16le, iso-8859-1, koi8-r and windows-1252', async () => {
     const cases = fc.sample(
       fc.record({
@@ -413,9 +464,10 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
   });
 
   test('raw: any bytes', async () => {
-    const requests = fc
-      .sample(fc.uint8Array({ maxLength: 200 }), 100)
-      .map((a) => ({ headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from(a) }));
+    const requests = fc.sample(fc.uint8Array({ maxLength: 200 }), 100).map((a) => ({
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.from(a),
+    }));
     await both((p) => p.raw(), requests);
   });
 });
