@@ -30,9 +30,6 @@ export const formCharsets: CharsetPolicy = (charset) =>
  */
 export const anyCharset: CharsetPolicy = () => true;
 
-/** Any charset iconv-lite can decode (koi8-r, windows-1252, shift_jis, ...). */
-export const anyKnownCharset: CharsetPolicy = (charset) => iconv.encodingExists(charset);
-
 /** Whether the charset library can decode this charset at all. */
 export function charsetExists(charset: string): boolean {
   return charset === 'utf-8' || iconv.encodingExists(charset);

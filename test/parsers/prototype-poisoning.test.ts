@@ -81,9 +81,11 @@ describe('JSON prototype poisoning', () => {
   it('with a reviver, neither walks nor changes the objects the reviver returns', async () => {
     // Regression: the guard walked the revived result, so a reviver handing back a shared,
     // cyclic application object hung the process on any body containing "constructor".
-    const shared: Record<string, unknown> = { name: 'shared' };
+    const shared: Record<string, unknown> = {
+      toJSON: () => 'shared',
+      constructor: { prototype: {} },
+    };
     shared.self = shared;
-    shared.constructor = { prototype: {} };
     const reviver = (key: string, value: unknown) => (key === 'ref' ? shared : value);
     const result = await exchange(
       parsers.json({ reviver, onProtoPoisoning: 'remove' }),
