@@ -16,7 +16,7 @@ export type Subject = typeof import('../../src/index.js');
  * The implementation under test: httpware's own source, or, when `HOSTILE_IMPL` names a
  * module, that module instead. The second form exists to show that a test fails on a
  * vulnerable implementation (body-parser and morgan with a defence removed, see
- * docs/security.md) without touching src/.
+ * the README's "Security" section) without touching src/.
  */
 export async function loadSubject(): Promise<Subject> {
   const alternative = process.env.HOSTILE_IMPL;

@@ -24,7 +24,7 @@ import {
 
 // The two attacks on morgan (COMPAT.md, last section): code injection through a format string
 // compiled into code, and log-line forgery through any value a client controls. Set
-// HOSTILE_IMPL to run these against another implementation (docs/security.md).
+// HOSTILE_IMPL to run these against another implementation (README, "Security").
 
 let subject: Subject;
 const uncaught = watchUncaught();

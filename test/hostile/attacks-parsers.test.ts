@@ -27,7 +27,7 @@ import {
 // One test per attack that has hit body-parser and its relatives (COMPAT.md, last section),
 // each with the bound it must respect: a status and error type, and where the attack is about
 // resources, a time budget. Memory bounds are measured in a fresh process in memory.test.ts.
-// Set HOSTILE_IMPL to run these against another implementation (docs/security.md).
+// Set HOSTILE_IMPL to run these against another implementation (README, "Security").
 
 let subject: Subject;
 let documented: ReadonlySet<string>;

@@ -311,7 +311,7 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
   const encodingHeader = (encoding: string): Record<string, string> =>
     encoding === 'identity' ? {} : { 'content-encoding': encoding };
 
-  // Keys that body-parser keeps and httpware refuses by default (docs/security.md).
+  // Keys that body-parser keeps and httpware refuses by default (README, "Security").
   const poisoned = (text: string) => /__proto__|constructor|prototype/.test(text);
 
   test('json: any JSON object or array, in any encoding', async () => {
