@@ -1,53 +1,32 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
+import { type RunningExample, startExample } from '../helpers/examples.js';
 
 // `npm start` runs examples/server.mjs against the built package: it must start, log with
 // `dev` and parse bodies, as the README says.
-
-const root = new URL('../../', import.meta.url).pathname;
-
-describe('the example server', () => {
-  let child: ChildProcess;
-  let base = '';
-  let output = '';
-
+describe('the example server (npm start)', () => {
+  let example: RunningExample;
   before(async () => {
-    child = spawn(process.execPath, ['examples/server.mjs'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      output += chunk;
-    });
-    while (!/listening on (http:\/\/\S+)/.test(output)) await once(child.stdout!, 'data');
-    base = /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+    example = await startExample('server.mjs');
   });
-
-  after(() => {
-    child.kill();
-  });
+  after(() => example.stop());
 
   test('prints how to try it with curl', () => {
-    assert.match(output, /curl /);
+    assert.match(example.output(), /curl /);
   });
 
   test('echoes a JSON body and logs the request in the dev format', async () => {
-    const res = await fetch(`${base}/echo`, {
+    const res = await fetch(`${example.base}/echo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"hello":"world"}',
     });
     assert.deepEqual(await res.json(), { body: { hello: 'world' } });
-    while (!/POST \/echo 200/.test(output)) await once(child.stdout!, 'data');
-    assert.match(output, /POST \/echo 200 \d+\.\d{3} ms - \d+/);
+    await example.waitFor(/POST \/echo 200 \d+\.\d{3} ms - \d+/);
   });
 
   test('echoes an extended form body', async () => {
-    const res = await fetch(`${base}/echo`, {
+    const res = await fetch(`${example.base}/echo`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'user[name]=ada&user[langs][]=js',
@@ -56,7 +35,7 @@ describe('the example server', () => {
   });
 
   test('answers malformed JSON with a typed 400', async () => {
-    const res = await fetch(`${base}/echo`, {
+    const res = await fetch(`${example.base}/echo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"bad json',

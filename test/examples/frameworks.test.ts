@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { type RunningExample, startExample } from '../helpers/examples.js';
+
+// The examples the README points to, run as users would run them, against the built package.
+
+describe('the Express example', () => {
+  let example: RunningExample;
+  before(async () => {
+    example = await startExample('express.mjs');
+  });
+  after(() => example.stop());
+
+  test('parses JSON on its route and logs a combined line', async () => {
+    const res = await fetch(`${example.base}/api/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'example-test' },
+      body: '{"name":"lamp"}',
+    });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { created: { name: 'lamp' } });
+    await example.waitFor(/"POST \/api\/items HTTP\/1\.1" 201 \d+ "-" "example-test"/);
+  });
+
+  test('answers an over-limit body with its typed error', async () => {
+    const res = await fetch(`${example.base}/api/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blob: 'x'.repeat(20_000) }),
+    });
+    assert.equal(res.status, 413);
+    assert.equal(((await res.json()) as { error: string }).error, 'entity.too.large');
+  });
+
+  test('parses a login form', async () => {
+    const res = await fetch(`${example.base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user=ada',
+    });
+    assert.equal(await res.text(), 'hello ada\n');
+  });
+});
+
+describe('the Connect example', () => {
+  let example: RunningExample;
+  before(async () => {
+    example = await startExample('connect.mjs');
+  });
+  after(() => example.stop());
+
+  test('reads a text body and logs it with a custom token', async () => {
+    const res = await fetch(`${example.base}/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/markdown' },
+      body: '# hello',
+    });
+    assert.equal(await res.text(), 'you sent 7 characters\n');
+    await example.waitFor(/POST \/notes 200 7 chars/);
+  });
+});
+
+describe('the webhook example', () => {
+  const secret = 'test-secret';
+  let example: RunningExample;
+  before(async () => {
+    example = await startExample('webhook.mjs', { WEBHOOK_SECRET: secret });
+  });
+  after(() => example.stop());
+
+  const post = (body: string, signature: string) =>
+    fetch(`${example.base}/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature': signature },
+      body,
+    });
+
+  test('accepts a body signed over its exact bytes', async () => {
+    // Spacing that re-serialising req.body would lose: the HMAC must be over the raw bytes.
+    const body = '{ "event" :  "ping" }';
+    const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+    const res = await post(body, signature);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { accepted: 'ping' });
+  });
+
+  test('refuses a body whose signature does not match', async () => {
+    const res = await post('{"event":"ping"}', `sha256=${'0'.repeat(64)}`);
+    assert.equal(res.status, 401);
+  });
+});
