@@ -83,3 +83,28 @@ export const tsconfig = JSON.stringify({
   },
   files: ['esm.ts', 'cjs.cts'],
 });
+
+/** The classic CommonJS TypeScript set-up (`module: commonjs`, node10 resolution, no exports map). */
+export const tsconfigNode10 = JSON.stringify({
+  compilerOptions: {
+    module: 'commonjs',
+    moduleResolution: 'node',
+    esModuleInterop: true,
+    target: 'ES2020',
+    strict: true,
+    noEmit: true,
+    types: ['node'],
+  },
+  files: ['classic.ts'],
+});
+
+export const tsClassicCheck = `import logger = require('httpware/logger');
+import parsers = require('httpware/parsers');
+import { logger as rootLogger, type ErrorType } from 'httpware';
+
+const kind: ErrorType = 'parameters.too.many';
+const same: typeof logger = rootLogger;
+const log = logger('short', { immediate: true });
+const form = parsers.urlencoded({ parameterLimit: 10 });
+void [kind, same, log, form];
+`;

@@ -4,7 +4,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { cjsCheck, esmCheck, tsCjsCheck, tsconfig, tsEsmCheck } from './fixtures.js';
+import {
+  cjsCheck,
+  esmCheck,
+  tsCjsCheck,
+  tsClassicCheck,
+  tsconfig,
+  tsconfigNode10,
+  tsEsmCheck,
+} from './fixtures.js';
 
 // What users install is what is tested: the package is packed (as `npm publish` would), the
 // tarball installed into a scratch project, and every entry loaded from CommonJS, ESM and
@@ -90,5 +98,12 @@ describe('the packed package', () => {
     );
     writeFileSync(join(scratch, 'tsconfig.json'), tsconfig);
     run(process.execPath, [join(scratch, 'node_modules/typescript/bin/tsc'), '-p', '.'], scratch);
+  });
+
+  test('type-checks from a classic CommonJS TypeScript project (node10 resolution)', () => {
+    writeFileSync(join(scratch, 'classic.ts'), tsClassicCheck);
+    writeFileSync(join(scratch, 'tsconfig.node10.json'), tsconfigNode10);
+    const tsc = join(scratch, 'node_modules/typescript/bin/tsc');
+    run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], scratch);
   });
 });
