@@ -33,15 +33,18 @@ export function clfDate(date: Date): string {
   );
 }
 
-/** Caches the last rendering of a once-a-second format, keyed by the whole second. */
-function perSecond(render: (date: Date) => string): (date: Date) => string {
+/**
+ * Caches the last rendering of a once-a-second format, keyed by the whole second. Takes the
+ * time in milliseconds, so a line within the same second allocates no `Date` at all.
+ */
+function perSecond(render: (date: Date) => string): (ms: number) => string {
   let second = Number.NaN;
   let text = '';
-  return (date) => {
-    const now = Math.floor(date.getTime() / 1000);
+  return (ms) => {
+    const now = Math.floor(ms / 1000);
     if (now !== second) {
       second = now;
-      text = render(date);
+      text = render(new Date(ms));
     }
     return text;
   };
@@ -50,15 +53,19 @@ function perSecond(render: (date: Date) => string): (date: Date) => string {
 const cachedClf = perSecond(clfDate);
 const cachedWeb = perSecond((date) => date.toUTCString());
 
-/** `:date[format]`: `clf`, `iso` or `web`; any other format gives `undefined`. */
-export function formatDate(date: Date, format: string): string | undefined {
+/**
+ * `:date[format]`: `clf`, `iso` or `web`; any other format gives `undefined`. The date is a
+ * `Date` or a time in milliseconds (`Date.now()`).
+ */
+export function formatDate(date: Date | number, format: string): string | undefined {
+  const ms = typeof date === 'number' ? date : date.getTime();
   switch (format) {
     case 'clf':
-      return cachedClf(date);
+      return cachedClf(ms);
     case 'iso':
-      return date.toISOString();
+      return new Date(ms).toISOString();
     case 'web':
-      return cachedWeb(date);
+      return cachedWeb(ms);
     default:
       return undefined;
   }

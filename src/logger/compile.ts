@@ -5,7 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField } from './escape.js';
-import { tokenRegistry } from './token-registry.js';
+import { registryVersion, tokenRegistry } from './token-registry.js';
 import type { FormatFn, TokenFn, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
 
@@ -63,13 +63,14 @@ function findToken(tokens: Tokens | null | undefined, name: string): AnyTokenFn 
   return tokenRegistry[name] as AnyTokenFn | undefined;
 }
 
+/** Renders one token reference with the token function found for it (or none). */
 function renderToken(
+  fn: AnyTokenFn | undefined,
   tokens: Tokens | null | undefined,
   part: TokenPart,
   req: IncomingMessage,
   res: ServerResponse,
 ): string {
-  const fn = findToken(tokens, part.name);
   if (fn === undefined) {
     // morgan throws on every request here; a typo in a format must not take a server down.
     warnOncePerKey(
@@ -95,7 +96,8 @@ function renderToken(
       ? escapeLogField(text)
       : text;
   } catch (err) {
-    // Registered tokens never throw (their wrapper catches); this is a caller's own object.
+    // Registered tokens never throw (their wrapper catches); this is a caller's own object
+    // (or a value whose string conversion throws).
     warnOncePerKey(
       'HTTPWARE_LOGGER_TOKEN',
       part.name,
@@ -116,20 +118,45 @@ export function tokenNamesOf(format: Function): readonly string[] | undefined {
   return tokenNames.get(format);
 }
 
+/** Declares the tokens a format function reads (for a predefined format built by hand). */
+export function declareTokenNames(format: Function, names: readonly string[]): void {
+  tokenNames.set(format, names);
+}
+
 /** Compiles a format string into a format function `(tokens, req, res) => line`. */
 export function compile(format: string): FormatFn {
   if (typeof format !== 'string') {
     throw new TypeError('argument format must be a string');
   }
   const parts = parseFormat(format);
+  // The registry's functions for the token parts (undefined for text or an undefined token),
+  // found at registry version `resolvedAt`: a line made with the registry (what the logger
+  // passes) looks names up again only after `logger.token` has changed it, instead of once
+  // per token per line.
+  let resolved: Array<AnyTokenFn | undefined> = [];
+  let resolvedAt = -1;
   const compiled = function compiledFormat(
     tokens: Tokens,
     req: IncomingMessage,
     res: ServerResponse,
   ): string {
+    const fromRegistry = tokens === tokenRegistry;
+    if (fromRegistry && resolvedAt !== registryVersion()) {
+      resolved = parts.map((part) =>
+        typeof part === 'string' ? undefined : findToken(tokenRegistry, part.name),
+      );
+      resolvedAt = registryVersion();
+    }
     let line = '';
-    for (const part of parts) {
-      line += typeof part === 'string' ? part : renderToken(tokens, part, req, res);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as FormatPart;
+      if (typeof part === 'string') {
+        line += part;
+      } else {
+        // Another tokens object (a caller of `compile()` may pass its own) is read per line.
+        const fn = fromRegistry ? resolved[i] : findToken(tokens, part.name);
+        line += renderToken(fn, tokens, part, req, res);
+      }
     }
     return line;
   };

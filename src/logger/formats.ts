@@ -2,7 +2,7 @@
 // with exactly the spec's strings.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { compile } from './compile.js';
+import { compile, declareTokenNames, tokenNamesOf } from './compile.js';
 import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
 
 const formatRegistry = new Map<string, FormatFn>();
@@ -52,6 +52,10 @@ export const devColoured: FormatFn = function dev(
 
 /** `dev` without escape sequences, used when NO_COLOR is set to a non-empty value. */
 export const devPlain: FormatFn = compile(DEV_PLAIN);
+
+// The coloured lines read the same tokens as the plain one: the logger then records only what
+// they need (no remote address) rather than everything a format function might read.
+declareTokenNames(devColoured, tokenNamesOf(devPlain) ?? []);
 
 /** Whether `dev` may colour: https://no-color.org, read when a logger is created. */
 export function colourAllowed(): boolean {

@@ -1,5 +1,6 @@
-// Per-request state, kept off `req` and `res` (in WeakMaps): when the request reached the
-// logger and from which address, and when and with what the response wrote its head.
+// Per-request state, kept off `req` and `res` (in hidden slots, see hidden-slot.ts): when the
+// request reached the logger and from which address, and when and with what the response
+// wrote its head.
 //
 // Node has no event for "headers written", so, as morgan does through on-headers, `writeHead`
 // is wrapped: every way a response sends its head (`writeHead`, the implicit head of the first
@@ -21,6 +22,7 @@
 
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { hiddenSlot } from './hidden-slot.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
 let now: () => number = () => performance.now();
@@ -32,25 +34,33 @@ export function setClock(clock: () => number): () => number {
   return previous;
 }
 
+/** One record per request, updated by every logger that sees the request. */
 interface Arrival {
   /** Clock reading when the request reached the logger. */
-  readonly startedAt: number;
+  startedAt: number;
   /** `req.ip` or the socket's address when the request arrived (the socket may go away). */
-  readonly remoteAddress: string | undefined;
+  remoteAddress: string | undefined;
 }
 
-interface Head {
+/**
+ * One record per watched response, made when the wrapper is installed: the `writeHead` it
+ * replaced, then when and with what the head was written.
+ */
+interface HeadWatch {
+  /** The `writeHead` the wrapper replaced, called with the same `this` and arguments. */
+  readonly replaced: WriteHead;
+  /** Whether the head was written (only the first call is recorded). */
+  written: boolean;
   /** Clock reading when the head was about to be written. */
-  readonly writtenAt: number;
+  writtenAt: number;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
-  readonly headers: unknown;
+  headers: unknown;
 }
 
 type WriteHead = (...args: unknown[]) => unknown;
 
-const arrivals = new WeakMap<object, Arrival>();
-const heads = new WeakMap<object, Head>();
-const replacedWriteHead = new WeakMap<object, WriteHead>();
+const arrivals = hiddenSlot<Arrival>();
+const watches = hiddenSlot<HeadWatch>();
 
 /** `req.ip`, which Express sets (honouring its "trust proxy" setting), if truthy. */
 export function frameworkIp(req: IncomingMessage): string | undefined {
@@ -69,46 +79,73 @@ export function socketAddress(req: IncomingMessage): string | undefined {
  * several installations agree on one start time.
  */
 export function recordArrival(req: IncomingMessage, withAddress: boolean): void {
-  arrivals.set(req, {
-    startedAt: now(),
-    remoteAddress: withAddress
-      ? frameworkIp(req) || socketAddress(req)
-      : arrivals.get(req)?.remoteAddress,
-  });
+  const startedAt = now();
+  const remoteAddress = withAddress ? frameworkIp(req) || socketAddress(req) : undefined;
+  const arrival = arrivals.get(req);
+  if (arrival === undefined) {
+    arrivals.attach(req, { startedAt, remoteAddress });
+  } else {
+    arrival.startedAt = startedAt;
+    if (withAddress) arrival.remoteAddress = remoteAddress;
+  }
 }
 
 export function arrivalAddress(req: IncomingMessage): string | undefined {
   return arrivals.get(req)?.remoteAddress;
 }
 
-function writeHead(this: ServerResponse, ...args: unknown[]): unknown {
-  if (!heads.has(this)) {
+// Named parameters and `arguments` rather than rest parameters: no array is built per call,
+// and the replaced function still receives exactly the arguments given.
+function writeHead(
+  this: ServerResponse,
+  _statusCode: unknown,
+  reason?: unknown,
+  obj?: unknown,
+): unknown {
+  const watch = watches.get(this);
+  if (watch !== undefined && !watch.written) {
+    watch.written = true;
+    watch.writtenAt = now();
     // writeHead(statusCode[, statusMessage][, headers]), as on-headers reads it.
-    const headersIndex = args.length > 1 && typeof args[1] === 'string' ? 2 : 1;
-    heads.set(this, { writtenAt: now(), headers: args[headersIndex] });
+    watch.headers = typeof reason === 'string' ? obj : reason;
   }
-  // Always set for a response this function was installed on; the fallback covers a caller
+  // Always found for a response this function was installed on; the fallback covers a caller
   // that borrowed the function onto another response.
-  const previous =
-    replacedWriteHead.get(this) ??
-    (Object.getPrototypeOf(this) as { writeHead: WriteHead }).writeHead;
-  return Reflect.apply(previous, this, args);
+  const replaced =
+    watch?.replaced ?? (Object.getPrototypeOf(this) as { writeHead: WriteHead }).writeHead;
+  // biome-ignore lint/complexity/noArguments: pass the caller's arguments through unchanged
+  return Reflect.apply(replaced, this, arguments);
 }
+
+// One descriptor for every response: not enumerable, so `Object.keys(res)`, spreads and
+// serialisers see nothing new, but writable and configurable, so a later wrapper can replace it.
+const WRAPPER: PropertyDescriptor = {
+  value: writeHead,
+  writable: true,
+  configurable: true,
+  enumerable: false,
+};
 
 /** Starts watching for the moment `res` writes its head. */
 export function watchHead(res: ServerResponse): void {
-  if (replacedWriteHead.has(res)) return;
-  replacedWriteHead.set(res, res.writeHead as WriteHead);
+  if (watches.get(res) !== undefined) return;
+  watches.attach(res, {
+    replaced: res.writeHead as WriteHead,
+    written: false,
+    writtenAt: 0,
+    headers: undefined,
+  });
   if (Object.hasOwn(res, 'writeHead')) {
     (res as { writeHead: unknown }).writeHead = writeHead;
   } else {
-    Object.defineProperty(res, 'writeHead', {
-      value: writeHead,
-      writable: true,
-      configurable: true,
-      enumerable: false,
-    });
+    Object.defineProperty(res, 'writeHead', WRAPPER);
   }
+}
+
+/** What the wrapper recorded, once the head was written. */
+function headOf(res: ServerResponse): HeadWatch | undefined {
+  const watch = watches.get(res);
+  return watch?.written ? watch : undefined;
 }
 
 /**
@@ -120,7 +157,7 @@ export function headerGivenToWriteHead(
   res: ServerResponse,
   field: string,
 ): OutgoingHttpHeader | undefined {
-  const headers = heads.get(res)?.headers;
+  const headers = headOf(res)?.headers;
   if (headers === null || typeof headers !== 'object') return undefined;
   const name = field.toLowerCase();
   let found: OutgoingHttpHeader | undefined;
@@ -157,7 +194,7 @@ export function responseTime(
   digits: string | undefined,
 ): string | undefined {
   const arrival = arrivals.get(req);
-  const head = heads.get(res);
+  const head = headOf(res);
   if (arrival === undefined || head === undefined) return undefined;
   return toFixedDigits(head.writtenAt - arrival.startedAt, digits);
 }
@@ -169,6 +206,6 @@ export function totalTime(
   digits: string | undefined,
 ): string | undefined {
   const arrival = arrivals.get(req);
-  if (arrival === undefined || !heads.has(res)) return undefined;
+  if (arrival === undefined || headOf(res) === undefined) return undefined;
   return toFixedDigits(now() - arrival.startedAt, digits);
 }

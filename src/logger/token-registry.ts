@@ -6,7 +6,8 @@
 // Each token is stored wrapped: the wrapper escapes string values (so no token, built-in or
 // custom, reaches a line unescaped, whether a format string or a format function reads it)
 // and turns a throw into `undefined` (written `-`) plus one warning per token name. Properties
-// are read-only so that code holding `tokens` cannot slip an unescaped token in.
+// are read-only so that code holding `tokens` cannot slip an unescaped token in; tokens change
+// only through `defineToken`, which is what lets compiled formats cache their lookups.
 
 import { escapeLogField } from './escape.js';
 import { builtinTokens } from './tokens.js';
@@ -17,10 +18,16 @@ import { warnOncePerKey } from './warnings.js';
 export const tokenRegistry: Tokens = Object.create(null) as Tokens;
 
 function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): TokenFn<Req, Res> {
-  return function token(this: unknown, req: Req, res: Res, ...args: string[]): TokenValue {
+  return function token(this: unknown, req: Req, res: Res, arg?: string): TokenValue {
     let value: TokenValue;
     try {
-      value = Reflect.apply(fn, this, [req, res, ...args]) as TokenValue;
+      // A token receives exactly the arguments it was given (`:name` passes none, `:name[x]`
+      // one, a format function may pass more), without building arrays for the common calls.
+      // biome-ignore lint/complexity/noArguments: the count tells `:name` from `:name[x]`
+      const given = arguments;
+      if (given.length === 3) value = fn.call(this, req, res, arg as string);
+      else if (given.length === 2) value = fn.call(this, req, res);
+      else value = Reflect.apply(fn, this, given) as TokenValue;
     } catch (err) {
       warnOncePerKey(
         'HTTPWARE_LOGGER_TOKEN',
@@ -34,6 +41,18 @@ function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): TokenFn<R
   };
 }
 
+/**
+ * Incremented whenever a token is (re)defined. A compiled format resolves its tokens once and
+ * checks this number once per line, looking the names up again only when it has changed, so
+ * a token defined or replaced after a logger was created is used from the next line on, as
+ * in morgan, which looks tokens up on every line.
+ */
+let version = 0;
+
+export function registryVersion(): number {
+  return version;
+}
+
 export function defineToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): void {
   Object.defineProperty(tokenRegistry, name, {
     value: escapingToken(name, fn),
@@ -41,6 +60,7 @@ export function defineToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): void
     configurable: true,
     writable: false,
   });
+  version++;
 }
 
 /** Whether `name` is a token defined now (tokens may also be defined after a format). */

@@ -39,7 +39,7 @@ const totalTimeToken: Builtin = function totalTimeToken(req, res, digits) {
 };
 
 const date: Builtin = function date(_req, _res, format) {
-  return formatDate(new Date(), format || 'web');
+  return formatDate(Date.now(), format || 'web');
 };
 
 const status: Builtin = function status(_req, res) {

@@ -77,6 +77,21 @@ describe('logger.token', () => {
     }
   });
 
+  it('a token redefined between two lines is used from the next line on', async () => {
+    // Compiled formats cache the registry's functions: a redefinition must still reach them.
+    logger.token('test-redefined', () => 'before');
+    const server = await loggedServer((stream) => logger(':test-redefined :url', { stream }));
+    try {
+      await send(server);
+      await server.capture.waitFor(1);
+      logger.token('test-redefined', () => 'after');
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(2), ['before /', 'after /']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a falsy or missing value is written as -, a number as it is', async () => {
     logger.token('test-empty', () => '');
     logger.token('test-zero', () => 0);

@@ -53,4 +53,11 @@ describe('formatDate', () => {
     assert.equal(formatDate(new Date(start + 1000), 'clf'), '02/Feb/2001:03:04:06 +0000');
     assert.equal(formatDate(new Date(start - 1), 'web'), 'Fri, 02 Feb 2001 03:04:04 GMT');
   });
+
+  it('takes a time in milliseconds as well as a Date', () => {
+    const ms = Date.UTC(2001, 1, 2, 3, 4, 5, 678);
+    for (const format of ['clf', 'iso', 'web']) {
+      assert.equal(formatDate(ms, format), formatDate(new Date(ms), format));
+    }
+  });
 });
