@@ -37,12 +37,14 @@ export function charsetExists(charset: string): boolean {
 
 const BOM = 0xfeff;
 
+/** Drops a leading byte-order mark, as iconv-lite's decoding does. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+}
+
 /** Decodes a whole body, dropping a leading byte-order mark as iconv-lite does. */
 export function decode(body: Buffer, charset: string): string {
-  if (charset === 'utf-8') {
-    // Fast path: Node's own decoder, the same replacement-character behaviour as iconv-lite's.
-    const text = body.toString('utf8');
-    return text.charCodeAt(0) === BOM ? text.slice(1) : text;
-  }
+  // Fast path: Node's own decoder, the same replacement-character behaviour as iconv-lite's.
+  if (charset === 'utf-8') return stripBom(body.toString('utf8'));
   return iconv.decode(body, charset);
 }

@@ -147,6 +147,13 @@ export function compileTypeMatcher(type: unknown): (mediaType: string | null) =>
   const list: readonly unknown[] = Array.isArray(type) ? type : [type];
   if (list.length === 0) return (mediaType) => mediaType !== null;
   const patterns = list.map(compilePattern);
+  // The usual configuration, one type with no wildcard (the default `application/json`):
+  // matching is one string comparison, as a valid media type has exactly one `/`.
+  const only = patterns.length === 1 ? patterns[0] : null;
+  if (only && !only[0].includes('*') && !only[1].includes('*')) {
+    const exact = `${only[0]}/${only[1]}`;
+    return (mediaType) => mediaType === exact;
+  }
   return (mediaType) => {
     if (mediaType === null) return false;
     for (const pattern of patterns) if (matches(pattern, mediaType)) return true;

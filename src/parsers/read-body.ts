@@ -10,8 +10,9 @@
 import { AsyncResource } from 'node:async_hooks';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
-import { type CharsetPolicy, charsetExists, decode } from './charset.js';
+import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.js';
 import { createDecompressor } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
@@ -56,6 +57,22 @@ function hasBody(req: IncomingMessage): boolean {
 
 /** The middleware for one parser: options resolved once, the format's policy and parse. */
 export function createReader(options: ResolvedOptions, format: BodyFormat): ParserMiddleware {
+  // Clients send the same Content-Type header request after request: the last header's parse
+  // and whether it matched are kept (per parser, as the match is this parser's), which spares
+  // most requests an allocation, a scan of the header and the matching. A ContentType is never
+  // changed once made, so sharing it between requests is safe.
+  let lastHeader: string | undefined;
+  let lastContentType: ContentType = parseContentType(undefined);
+  let lastMatched = false;
+  const contentTypeOf = (header: string | undefined): ContentType => {
+    if (header !== lastHeader || header === undefined) {
+      lastContentType = parseContentType(header);
+      lastMatched = options.matchesType(lastContentType.type);
+      lastHeader = header;
+    }
+    return lastContentType;
+  };
+
   return function httpwareBodyParser(req, res, next) {
     if (isFinished(req)) {
       next();
@@ -74,8 +91,8 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
         return;
       }
     } else {
-      contentType = parseContentType(req.headers['content-type']);
-      if (!options.matchesType(contentType.type)) {
+      contentType = contentTypeOf(req.headers['content-type']);
+      if (!lastMatched) {
         next();
         return;
       }
@@ -184,11 +201,17 @@ function read(
   const limit = options.limit;
   let received = 0;
   let chunks: Buffer[] = [];
+  // A UTF-8 body in several chunks that nothing needs as bytes (no `verify`, no `rawBody`) is
+  // decoded as it arrives, as raw-body does for body-parser: the chunks can then go as soon as
+  // they are read, and a 1 MB body is never held as chunks, a joined Buffer and a string at
+  // once. The decoder carries a character split between two chunks over to the next one.
+  const decodeAsRead = charset === 'utf-8' && options.verify === null && !options.rawBody;
+  let decoder: StringDecoder | null = null;
+  let decoded = '';
 
   const cleanup = () => {
     source.removeListener('data', onData);
     source.removeListener('end', onEnd);
-    req.removeListener('aborted', onAborted);
     req.removeListener('close', onClose);
     req.removeListener('error', onAborted);
     if (decompressor !== null) decompressor.removeListener('error', onInflateError);
@@ -205,21 +228,35 @@ function read(
     received += chunk.length;
     if (decompressor === null) consumed = received;
     if (received > limit) stop(createError('entity.too.large', { limit, received }));
-    else chunks.push(chunk);
+    else if (decoder !== null) decoded += decoder.write(chunk);
+    else if (decodeAsRead && chunks.length === 1) {
+      // The second chunk: from here on the body is decoded as it comes. A body in one chunk
+      // (most small ones) is decoded once it ends, without a decoder.
+      decoder = new StringDecoder('utf8');
+      decoded = decoder.write(chunks[0] as Buffer) + decoder.write(chunk);
+      chunks = [];
+    } else chunks.push(chunk);
   }
   function onEnd() {
     if (length !== null && received !== length) {
       stop(createError('request.size.invalid', { expected: length, length, received }));
       return;
     }
-    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+    // One chunk is the body as it is: no copy.
+    const body =
+      decoder !== null
+        ? null
+        : chunks.length === 1
+          ? (chunks[0] as Buffer)
+          : Buffer.concat(chunks, received);
     cleanup();
     if (decompressor !== null) {
       discard(decompressor, req);
       decompressor = null;
       req.resume();
     }
-    finish(body);
+    if (body !== null) finish(body);
+    else finishText(stripBom(decoded + (decoder as StringDecoder).end()));
   }
   function onAborted() {
     stop(
@@ -227,7 +264,8 @@ function read(
     );
   }
   function onClose() {
-    // A request closed before its body ended was cut short.
+    // A request closed before its body ended was cut short. This also covers Node's `aborted`
+    // event, which is always followed by `close` (and by `error`, both already listened to).
     if (!req.complete) onAborted();
   }
   function onInflateError(err: Error) {
@@ -247,6 +285,15 @@ function read(
     let text: string | Buffer = body;
     try {
       if (charset !== null) text = decode(body, charset);
+    } catch (thrown) {
+      fail(adopt(thrown, 'entity.parse.failed', text));
+      return;
+    }
+    finishText(text);
+  }
+
+  function finishText(text: string | Buffer) {
+    try {
       req.body = format.parse(text, charset);
     } catch (thrown) {
       fail(isHttpwareError(thrown) ? thrown : adopt(thrown, 'entity.parse.failed', text));
@@ -255,7 +302,6 @@ function read(
     succeed();
   }
 
-  req.on('aborted', onAborted);
   req.on('close', onClose);
   req.on('error', onAborted);
   if (decompressor !== null) {

@@ -2,9 +2,11 @@
 //
 // The body is split into `key=value` pairs here, as qs's own first stage does (same decoding,
 // charset sentinel, numeric entities), but with repeated keys collected in linear time: qs
-// combines each repeat by copying the whole array so far, so `a&a&a...` costs O(n²). The
-// structure of the keys (`a[b][]`, depth, array limits, prototype guards) is then left to qs,
-// which reads an already-split object exactly as it reads its own first stage's output.
+// combines each repeat by copying the whole array so far, so `a&a&a...` costs O(n²). For the
+// extended grammar the structure of the keys (`a[b][]`, depth, array limits, prototype guards)
+// is then left to qs, which reads an already-split object exactly as it reads its own first
+// stage's output. The flat grammar (body-parser's qs at depth 0) has so little structure that
+// it is built here directly, which is most of its cost saved (see flatForm).
 
 import qs from 'qs';
 import { createError } from '../errors.js';
@@ -27,12 +29,16 @@ export function urlencoded(options?: UrlencodedOptions): ParserMiddleware {
     // one scan, not a million parameters.
     const count = countParameters(text, parameterLimit);
     if (count === undefined) throw createError('parameters.too.many', { body: text });
-    const flat = splitPairs(text, charset ?? 'utf-8', charsetSentinel, interpretNumericEntities);
+    const split = (plain: boolean) =>
+      splitPairs(text, charset ?? 'utf-8', charsetSentinel, interpretNumericEntities, plain);
+    // The flat grammar: built in one pass, unless a key starts with `[` (see flatForm).
+    if (!extended) return split(true) ?? flatForm(split(false) as Flat);
+    const flat = split(false) as Flat;
     try {
       return qs.parse(flat as never, {
         allowPrototypes: true,
         // Long arrays stay arrays (qs turns an array past its limit into an object).
-        arrayLimit: extended ? Math.max(100, count) : count,
+        arrayLimit: Math.max(100, count),
         depth,
         parameterLimit,
         strictDepth: true,
@@ -68,16 +74,27 @@ const ISO_SENTINEL = 'utf8=%26%2310003%3B';
 /**
  * application/x-www-form-urlencoded (URL Standard sec 5.1), as qs splits it: pairs on `&`, the
  * key ending at the first `]=` or else the first `=`; `+` is a space; percent-escapes decoded
- * as UTF-8 (kept as they are when malformed) or Latin-1. Keys are own properties of a
- * null-prototype object, so `__proto__` is a key like any other.
+ * as UTF-8 (kept as they are when malformed) or Latin-1. A repeated key collects its values in
+ * an array. Keys are own properties of a null-prototype object, so `__proto__` is a key like
+ * any other.
+ * `plain`: the pairs go straight into the ordinary object that is the flat grammar's result,
+ * which is what flatForm would make of them as long as no key starts with `[` (then each
+ * written key is its own name): the empty key and `__proto__` are dropped. Null as soon as a
+ * key does start with `[`, for the caller to take the general way.
  */
 function splitPairs(
   body: string,
   charset: string,
   sentinel: boolean,
   numericEntities: boolean,
-): Flat {
-  const parts = body.replace(/%5B/gi, '[').replace(/%5D/gi, ']').split('&');
+  plain: boolean,
+): Flat | null {
+  // qs reads escaped brackets as brackets before it splits (so `a=x%5D=y` has the key `a=x]`);
+  // one test spares the two replacements the bodies that have none.
+  const unescaped = ESCAPED_BRACKET.test(body)
+    ? body.replace(/%5B/gi, '[').replace(/%5D/gi, ']')
+    : body;
+  const parts = unescaped.split('&');
   let skip = -1;
   if (sentinel) {
     for (let i = 0; i < parts.length; i++) {
@@ -90,7 +107,7 @@ function splitPairs(
       }
     }
   }
-  const flat: Flat = Object.create(null);
+  const flat: Flat = plain ? {} : Object.create(null);
   for (let i = 0; i < parts.length; i++) {
     if (i === skip) continue;
     const part = parts[i] as string;
@@ -99,7 +116,12 @@ function splitPairs(
     const key = decode(pos === -1 ? part : part.slice(0, pos), charset);
     let value = pos === -1 ? '' : decode(part.slice(pos + 1), charset);
     if (value && numericEntities && charset === 'iso-8859-1') value = decodeEntities(value);
-    const existing = flat[key];
+    if (plain) {
+      if (key.charCodeAt(0) === LEFT_BRACKET) return null;
+      if (key === '' || key === '__proto__') continue;
+    }
+    // Own keys only: on an ordinary object `toString` is already there, inherited.
+    const existing = hasOwn.call(flat, key) ? flat[key] : undefined;
     if (existing === undefined) flat[key] = value;
     else if (Array.isArray(existing)) existing.push(value);
     else flat[key] = [existing, value];
@@ -107,9 +129,61 @@ function splitPairs(
   return flat;
 }
 
+const ESCAPED_BRACKET = /%5[bd]/i;
+const LEFT_BRACKET = 0x5b;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * body-parser's `extended: false` result: what qs 6 makes of the split pairs at depth 0, where
+ * a key is never nested, built without qs's per-key object, merge and compaction passes. The
+ * rules, each one of qs's (lib/parse.js parseObject and lib/utils.js merge), held equal by the
+ * property and differential tests against body-parser:
+ * - keys in the order qs visits them: `Object.keys` of the split pairs, so integer-like keys
+ *   first, then the others as they first appeared; the values of one key stay together;
+ * - the empty key is dropped, and so is `__proto__` (`[__proto__]` too); `constructor`,
+ *   `hasOwnProperty` and the like are plain own properties of an ordinary object;
+ * - one pair of wrapping brackets is stripped (`[a]=1` is `a`), so `[a]` and `a` combine;
+ * - the key `[]` spreads its values over the keys `0`, `1`, ...;
+ * - a name reached again from another written key (`a` then `[a]`) appends that key's values,
+ *   except that a lone empty string joins nothing (qs's merge returns early on a falsy value;
+ *   the values of one written key, empty ones included, were already collected by the split).
+ * arrayLimit is the parameter count here, which no key's values can exceed, so qs's overflow
+ * objects cannot occur.
+ */
+function flatForm(pairs: Flat): Flat {
+  const form: Flat = {};
+  for (const key of Object.keys(pairs)) {
+    const value = pairs[key] as string | string[];
+    if (key === '') continue;
+    if (key === '[]') {
+      const values = typeof value === 'string' ? [value] : value;
+      for (let i = 0; i < values.length; i++) addValue(form, String(i), values[i] as string);
+      continue;
+    }
+    const name = key[0] === '[' && key[key.length - 1] === ']' ? key.slice(1, -1) : key;
+    if (name !== '__proto__') addValue(form, name, value);
+  }
+  return form;
+}
+
+function addValue(form: Flat, name: string, value: string | string[]): void {
+  if (!hasOwn.call(form, name)) {
+    form[name] = value;
+    return;
+  }
+  if (value === '') return;
+  const existing = form[name] as string | string[];
+  // An array here is one this parse made (split pairs or a concat): appending to it is safe.
+  if (typeof existing === 'string') form[name] = [existing].concat(value);
+  else if (typeof value === 'string') existing.push(value);
+  else for (const item of value) existing.push(item);
+}
+
 function decode(text: string, charset: string): string {
-  if (!text.includes('%')) return text.includes('+') ? text.replace(/\+/g, ' ') : text;
-  const spaced = text.replace(/\+/g, ' ');
+  // Most keys and values have no `+`: the test is cheaper than a replacement that finds none.
+  const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  if (!spaced.includes('%')) return spaced;
   if (charset === 'iso-8859-1') {
     return spaced.replace(/%[0-9a-f]{2}/gi, (percent) =>
       String.fromCharCode(Number.parseInt(percent.slice(1), 16)),

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parsers } from '../../src/index.js';
 import { assertBody, assertError, exchange } from '../helpers/parsers.js';
@@ -24,6 +25,25 @@ describe('parsers.urlencoded', () => {
 
   it('turns repeated keys into arrays when extended is false', async () => {
     assertBody(await exchange(parsers.urlencoded(), FORM, 'a=1&a=2'), { a: ['1', '2'] });
+  });
+
+  it('reads the flat grammar as body-parser does: brackets stripped, [] spread, __proto__ dropped', async () => {
+    // qs at depth 0: `[a]` is `a` (its values after the key `a`'s), `[]` spreads over 0, 1, ...
+    // (after the integer keys), the empty key and `__proto__` go, and `hasOwnProperty` is data.
+    // The values of one written key stay together: `[a]`'s '2' and '' come after `a`'s.
+    const form = 'a=1&[a]=2&a=3&[]=x&0=y&__proto__=z&hasOwnProperty=h&=e&[a]=&b=%5Bc%5D=d';
+    const result = await exchange(parsers.urlencoded(), FORM, form);
+    const expected = { 0: ['y', 'x'], a: ['1', '3', '2', ''], hasOwnProperty: 'h', 'b=[c]': 'd' };
+    assertBody(result, expected);
+    assert.deepEqual(Object.keys(result.outcome.body as object), Object.keys(expected));
+    assert.equal(Object.getPrototypeOf(result.outcome.body), Object.prototype);
+  });
+
+  it('keeps the keys of the flat grammar in the order qs gives them, empty values included', async () => {
+    const result = await exchange(parsers.urlencoded(), FORM, 'b=1&10=x&a=&2=y&b=&a=2&toString=t');
+    const expected = { 2: 'y', 10: 'x', b: ['1', ''], a: ['', '2'], toString: 't' };
+    assertBody(result, expected);
+    assert.deepEqual(Object.keys(result.outcome.body as object), Object.keys(expected));
   });
 
   it('parses nested objects when extended is true', async () => {
