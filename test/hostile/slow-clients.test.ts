@@ -55,7 +55,7 @@ async function assertStillServing(server: TestServer, type = 'application/json')
 }
 
 describe('a client that sends one byte every 200 ms', () => {
-  test('does not delay 20 other clients (each answered within 200 ms), and is parsed in the end', async () => {
+  test('does not delay 20 other clients (each answered within 1 s, while the slow one takes seconds), and is parsed in the end', async () => {
     const server = await startServer({ middleware: [subject.parsers.json()] });
     try {
       const body = '{"slow":1}';
@@ -70,7 +70,7 @@ describe('a client that sends one byte every 200 ms', () => {
           send(server, { headers: { 'content-type': 'application/json' }, body: `{"fast":${i}}` }),
         );
         assert.equal(reply.status, 200);
-        assert.ok(ms < 200, `fast request ${i} took ${ms} ms`);
+        assert.ok(ms < 1000, `fast request ${i} took ${ms} ms`);
         // Outcomes arrive in completion order: the fast ones come before the slow one.
         assert.deepEqual((await outcomeWithin(server, 1000)).body, { fast: i });
       }
@@ -104,7 +104,7 @@ describe('a client that sends one byte every 200 ms', () => {
         }),
       );
       assert.equal(reply.status, 200);
-      assert.ok(ms < 200, `took ${ms} ms`);
+      assert.ok(ms < 1000, `took ${ms} ms`);
       const replies = await Promise.all(slow);
       for (const r of replies) assert.equal(r.status, 200);
     } finally {
