@@ -63,9 +63,4 @@ export function defineToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): void
   version++;
 }
 
-/** Whether `name` is a token defined now (tokens may also be defined after a format). */
-export function isDefinedToken(name: string): boolean {
-  return typeof tokenRegistry[name] === 'function';
-}
-
 for (const [name, fn] of Object.entries(builtinTokens)) defineToken(name, fn);

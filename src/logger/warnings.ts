@@ -3,7 +3,7 @@
 // request does not flood stderr) and the request goes on.
 
 /** The `type` of every warning the logger emits, for `process.on('warning')` filters. */
-export const WARNING_TYPE = 'HttpwareLoggerWarning';
+const WARNING_TYPE = 'HttpwareLoggerWarning';
 
 export type WarningCode =
   | 'HTTPWARE_LOGGER_TOKEN'

@@ -30,7 +30,7 @@ type Next = (err?: unknown) => void;
 type BodyRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
 
 /** Most bytes discarded after an error before the connection is marked to close instead. */
-export const DRAIN_LIMIT_BYTES = 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
 /** Longest wait for the rest of a body after an error before giving up on the connection. */
 export const DRAIN_LIMIT_MS = 1000;
 
