@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // httpware benchmarks: node run.mjs [--quick] [--only=logger-inproc,parsers-loopback,...]
 //   [--rounds=N] [--cycles=N] [--batch-ms=N] [--seconds=N] [--metric=wall|cpu]
-//   [--cpu-prof[=dir]] [--build] [--no-httpware]
+//   [--cpu-prof[=dir]] [--build] [--no-httpware] [--baseline=/path/entries/index.mjs]
 // --build: build src/ with the root's tsup config into bench/.snapshot/ instead of copying dist/.
 // Tables on stdout, progress on stderr, and a one-line JSON summary as the last line of stdout.
 import { execFileSync } from 'node:child_process';
@@ -31,6 +31,9 @@ const num = (name, fallback) => (args[name] === undefined ? fallback : Number(ar
 const options = {
   quick,
   httpware: !args['no-httpware'] && (httpwareBuilt() || Boolean(args.build)),
+  // --baseline=/path/entries/index.mjs: another build of httpware measured beside this one
+  // (parser groups), so the cost of a change is a ratio taken within each cycle.
+  baseline: typeof args.baseline === 'string',
   inproc: {
     rounds: num('rounds', quick ? 1 : 3),
     cycles: num('cycles', quick ? 3 : 8),
@@ -54,6 +57,8 @@ const options = {
     warmupSeconds: quick ? 0.3 : 1.5,
   },
 };
+
+if (options.baseline) process.env.HTTPWARE_BENCH_BASELINE = args.baseline;
 
 const only = args.only ? String(args.only).split(',') : Object.keys(GROUPS);
 for (const name of only) {

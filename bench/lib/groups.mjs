@@ -205,9 +205,19 @@ export async function loggerLoopback(options, log) {
 // ---------------------------------------------------------------------------------------------
 
 const INPROC_CASES = PARSER_CASE_NAMES.filter((c) => c !== 'json-1kb');
+const MEAN_CASES = INPROC_CASES.filter((c) => c !== 'raw-1mb');
 
 export async function parsersInProcess(options, log) {
-  const impls = ['floor', 'body-parser', ...(options.httpware ? ['httpware'] : [])];
+  // floor-samelib: a second floor on httpware's own libraries (qs, streaming gunzip), which
+  // tells the cost of the libraries from the cost of httpware's code. baseline: another build
+  // of httpware (--baseline=entry), for an A/B of a change in the same run.
+  const impls = [
+    'floor',
+    'floor-samelib',
+    'body-parser',
+    ...(options.httpware ? ['httpware'] : []),
+    ...(options.baseline ? ['baseline'] : []),
+  ];
   const subgroups = INPROC_CASES.map((kase) => {
     const { slow } = parserCaseOptions(kase);
     const names =
@@ -276,7 +286,9 @@ export async function parsersInProcess(options, log) {
     summary.cases[kase] = caseSummary;
   }
 
-  const gm = options.httpware ? geomean(INPROC_CASES.map((c) => xFloor[c])) : Number.NaN;
+  // raw 1 MB is left out of the mean: it is a copy of the socket's chunks, and its ratio swings
+  // with the machine's memory traffic more than with any code.
+  const gm = options.httpware ? geomean(MEAN_CASES.map((c) => xFloor[c])) : Number.NaN;
   summary.xFloorGeomean = gm;
   const slower = INPROC_CASES.filter((c) => xBodyParser[c] > 1);
   const worstBp = Math.max(...INPROC_CASES.map((c) => xBodyParser[c] ?? Number.NaN));
@@ -284,22 +296,34 @@ export async function parsersInProcess(options, log) {
   const rssRatio = Math.max(
     ...rssCases.map((c) => rss[c] / summary.cases[c]['body-parser'].peakRss),
   );
+  const vsFloor = (kase, limit) =>
+    target(
+      `parsers.inproc.${kase}-vs-floor`,
+      `${kase} time / floor`,
+      xFloor[kase] ?? Number.NaN,
+      '<=',
+      limit,
+      `<= ${limit.toFixed(2)}`,
+    );
   const targets = [
     target(
       'parsers.inproc.geomean-vs-floor',
-      'parsers time / floor, geometric mean of the cases',
+      'parsers time / floor, geometric mean of the cases (raw excluded)',
       gm,
       '<=',
-      1.1,
-      '<= 1.10',
+      1.12,
+      '<= 1.12',
     ),
+    vsFloor('json-100b', 1.15),
+    vsFloor('urlencoded-flat', 1.15),
+    vsFloor('gzip-json-10kb', 1.2),
     target(
-      'parsers.inproc.json-100b-vs-floor',
-      'json 100 B time / floor',
-      xFloor['json-100b'] ?? Number.NaN,
+      'parsers.inproc.urlencoded-nested-vs-body-parser',
+      'urlencoded-nested (extended, on qs) time / body-parser',
+      xBodyParser['urlencoded-nested'] ?? Number.NaN,
       '<=',
-      1.3,
-      '<= 1.30',
+      0.75,
+      '<= 0.75',
     ),
     {
       ...target(
@@ -354,7 +378,13 @@ export async function parsersInProcess(options, log) {
 // ---------------------------------------------------------------------------------------------
 
 export async function parsersLoopback(options, log) {
-  const impls = ['bare', 'floor', 'body-parser', ...(options.httpware ? ['httpware'] : [])];
+  const impls = [
+    'bare',
+    'floor',
+    'body-parser',
+    ...(options.httpware ? ['httpware'] : []),
+    ...(options.baseline ? ['baseline'] : []),
+  ];
   const variants = impls.map((impl) => ({
     key: impl,
     spec: { group: 'parsers', impl, kase: 'json-1kb', mode: 'loopback' },
@@ -372,7 +402,22 @@ export async function parsersLoopback(options, log) {
     ['bodyParser', 'body-parser'],
     ['bare', 'bare'],
   ]);
+  const cpuVsBp = options.httpware
+    ? ratioSummary(samples, (r) => r.httpware.cpuNs / r['body-parser'].cpuNs)
+    : null;
+  if (cpuVsBp) {
+    summary.httpware.xCpuBodyParser = cpuVsBp.value;
+    summary.httpware.xCpuBodyParserSpread = [cpuVsBp.p25, cpuVsBp.p75];
+  }
   const targets = [
+    target(
+      'parsers.loopback.json-1kb-cpu-vs-body-parser',
+      'json 1 KB server CPU per request / body-parser',
+      cpuVsBp?.value ?? Number.NaN,
+      '<=',
+      0.86,
+      '<= 0.86',
+    ),
     target(
       'parsers.loopback.json-1kb-vs-floor',
       'json 1 KB req/s / floor req/s',

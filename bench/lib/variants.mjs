@@ -4,6 +4,7 @@
 
 import { createRequire } from 'node:module';
 import querystring from 'node:querystring';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { loadHttpware } from './httpware.mjs';
 
@@ -218,8 +219,19 @@ export function expectedBody(c) {
   }
 }
 
-// The floor: the least code that turns the body into req.body, with no checks at all.
+// The floor: floor-parsers.cjs, the reference we were given: the least code that does the job
+// (querystring.parse, a small bracket nester for extended forms, synchronous zlib bounded by
+// maxOutputLength, one Buffer.concat, JSON.parse), with body-parser's factory shape.
 function floorParser(c) {
+  const floor = require('./floor-parsers.cjs');
+  const options = { limit: LIMIT };
+  if (c.kind === 'urlencoded') options.extended = c.extended;
+  return floor[c.kind](options);
+}
+
+// A second reference, to explain where time goes: the same libraries httpware uses (qs for
+// extended forms, a streaming gunzip) with no checks at all.
+function sameLibrariesFloor(c) {
   const decode = {
     json: (buf) => JSON.parse(buf.toString('utf8')),
     urlencoded: c.extended
@@ -253,8 +265,14 @@ export async function parserMiddleware({ impl, kase }) {
       return (_req, _res, next) => next();
     case 'floor':
       return floorParser(c);
+    case 'floor-samelib':
+      return sameLibrariesFloor(c);
     case 'body-parser':
       return require('body-parser')[c.kind](options);
+    case 'baseline': {
+      const { parsers } = await import(pathToFileURL(process.env.HTTPWARE_BENCH_BASELINE).href);
+      return parsers[c.kind](options);
+    }
     case 'httpware':
     case 'httpware-proto-off': {
       const { parsers } = await loadHttpware();

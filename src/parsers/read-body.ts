@@ -13,7 +13,7 @@ import type { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
 import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.js';
-import { createDecompressor } from './inflate.js';
+import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
 import type { ParserMiddleware } from './types.js';
@@ -98,7 +98,7 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
       }
     }
     // From here the body is ours, and the rest is asynchronous.
-    read(request, res, inCallersContext(next), options, format, contentType);
+    new BodyReader(request, res, inCallersContext(next), options, format).start(contentType);
   };
 }
 
@@ -114,202 +114,337 @@ function inCallersContext(next: Next): Next {
   return resource.runInAsyncScope.bind(resource, next, null) as Next;
 }
 
-function read(
-  req: BodyRequest,
-  res: ServerResponse,
-  next: Next,
-  options: ResolvedOptions,
-  format: BodyFormat,
-  contentType: ContentType | undefined,
-): void {
-  let settled = false;
-  let decompressor: Transform | null = null;
-  // Bytes of the request already taken off the socket (identity bodies), for drain's budget.
-  let consumed = 0;
+// Encoded bodies announced at most this long are collected whole and inflated in one call of
+// zlib's synchronous API, which for a small body costs a fraction of a stream's setup and
+// events; larger and chunked ones are streamed. The call is bounded twice: by this input size,
+// and by SYNC_INFLATE_OUTPUT_BYTES (or the limit, if lower) of output, so the event loop is
+// never held for more than about a millisecond, whatever the body inflates to.
+const SYNC_INFLATE_INPUT_BYTES = 64 * 1024;
+const SYNC_INFLATE_OUTPUT_BYTES = 256 * 1024;
 
-  const succeed = () => {
-    if (settled) return;
-    settled = true;
-    next();
-  };
-  const fail = (err: unknown) => {
-    if (settled) return;
-    settled = true;
-    discard(decompressor, req);
-    drain(req, res, consumed, () => next(err));
-  };
+/**
+ * One request's body, read through the pipeline's steps in order, one method each:
+ *   start: charset -> coding (inflate) -> limit -> stream checks, any refusal goes to fail;
+ *   collect: chunks off the request (or its decompressor), counted against the limit;
+ *   inflate: a small encoded body collected whole is decompressed in one call;
+ *   finish: verify -> decode -> parse -> next();
+ *   fail: the error waits for drain, which reads off the rest of the body, then next(err).
+ * `settled` makes sure `next` runs once; every listener is removed before either exit.
+ */
+class BodyReader {
+  private settled = false;
+  private charset: string | null = null;
+  private coding: Coding | null = null;
+  /** A small encoded body, collected whole and inflated at its end (see inflate). */
+  private whole = false;
+  private decompressor: Transform | null = null;
+  private source: NodeJS.ReadableStream;
+  /** The Content-Length of an identity body (encoded: it counts other bytes than the limit). */
+  private length: number | null = null;
+  /** Bytes counted against the limit: after inflation, before decoding. */
+  private received = 0;
+  /** Bytes of the request already taken off the socket (identity bodies), for drain's budget. */
+  private consumed = 0;
+  private chunks: Buffer[] = [];
+  /**
+   * A UTF-8 body in several chunks that nothing needs as bytes (no `verify`, no `rawBody`) is
+   * decoded as it arrives, as raw-body does for body-parser: the chunks can then go as soon as
+   * they are read, and a 1 MB body is never held as chunks, a joined Buffer and a string at
+   * once. The decoder carries a character split between two chunks over to the next one.
+   */
+  private decodeAsRead = false;
+  private decoder: StringDecoder | null = null;
+  private decoded = '';
 
-  let charset: string | null = null;
-  if (format.charsets !== null) {
-    contentType ??= parseContentType(req.headers['content-type']);
+  constructor(
+    private readonly req: BodyRequest,
+    private readonly res: ServerResponse,
+    private readonly next: Next,
+    private readonly options: ResolvedOptions,
+    private readonly format: BodyFormat,
+  ) {
+    this.source = req;
+  }
+
+  start(contentType: ContentType | undefined): void {
+    const refused =
+      this.selectCharset(contentType) ??
+      this.selectCoding() ??
+      this.checkLength() ??
+      this.checkStream();
+    if (refused === null) this.collect();
+    else this.fail(refused);
+  }
+
+  private selectCharset(contentType: ContentType | undefined): HttpwareError | null {
+    if (this.format.charsets === null) return null;
+    contentType ??= parseContentType(this.req.headers['content-type']);
     // The Content-Type's charset is lower-cased; `defaultCharset` is used as given, as
     // body-parser does (`verify` sees it so, and a json parser refuses 'UTF-8' as a default).
-    charset = contentType.charset || options.defaultCharset;
-    if (!format.charsets(charset)) {
-      fail(createError('charset.unsupported', { charset }));
-      return;
-    }
+    const charset = contentType.charset || this.options.defaultCharset;
+    if (!this.format.charsets(charset)) return createError('charset.unsupported', { charset });
     if (!charsetExists(charset)) {
-      fail(createError('charset.unsupported', { charset: charset.toLowerCase() }));
-      return;
+      return createError('charset.unsupported', { charset: charset.toLowerCase() });
     }
+    this.charset = charset;
+    this.decodeAsRead =
+      charset === 'utf-8' && this.options.verify === null && !this.options.rawBody;
+    return null;
   }
 
-  const coding = (req.headers['content-encoding'] || 'identity').toLowerCase();
-  if (coding !== 'identity') {
-    if (!options.inflate) {
+  private selectCoding(): HttpwareError | null {
+    const name = (this.req.headers['content-encoding'] || 'identity').toLowerCase();
+    if (name === 'identity') return null;
+    if (!this.options.inflate) {
       // body-parser sets `encoding`; its README names the property `charset`: both are set.
-      fail(
-        createError(
-          'encoding.unsupported',
-          { encoding: coding, charset: coding },
-          { message: 'content encoding unsupported' },
-        ),
+      return createError(
+        'encoding.unsupported',
+        { encoding: name, charset: name },
+        { message: 'content encoding unsupported' },
       );
+    }
+    this.coding = codingOf(name);
+    if (this.coding === null) return createError('encoding.unsupported', { encoding: name });
+    const declared = announcedLength(this.req);
+    this.whole = declared !== null && declared <= SYNC_INFLATE_INPUT_BYTES;
+    return null;
+  }
+
+  /** The limit's first check: an identity body announced over it is refused unread. */
+  private checkLength(): HttpwareError | null {
+    if (this.coding !== null) return null;
+    this.length = announcedLength(this.req);
+    const { length } = this;
+    const limit = this.options.limit;
+    if (length === null || length <= limit) return null;
+    return createError('entity.too.large', { expected: length, length, limit });
+  }
+
+  private checkStream(): HttpwareError | null {
+    // Bytes only: a decoder set on the request would hand over strings cut at any character.
+    if (this.req.readableEncoding !== null) return createError('stream.encoding.set', {});
+    // Only an identity body is refused so: body-parser reads an encoded one through its
+    // decompressor (a fresh one is always readable), and so does this, even read whole.
+    if (this.coding === null && this.req.readable === false) {
+      return createError('stream.not.readable', {});
+    }
+    return null;
+  }
+
+  private collect(): void {
+    const req = this.req;
+    req.on('close', this.onClose);
+    req.on('error', this.onAborted);
+    if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), req);
+    else this.listen(req);
+  }
+
+  private listen(source: NodeJS.ReadableStream): void {
+    this.source = source;
+    source.on('data', this.onData);
+    source.on('end', this.onEnd);
+  }
+
+  private streamThrough(decompressor: Transform, from: NodeJS.ReadableStream | Buffer): void {
+    this.decompressor = decompressor;
+    decompressor.on('error', this.onInflateError);
+    this.listen(decompressor);
+    if (Buffer.isBuffer(from)) decompressor.end(from);
+    else from.pipe(decompressor);
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    // A body to inflate whole is bounded by its announced length, checked in selectCoding.
+    if (this.whole) {
+      this.chunks.push(chunk);
       return;
     }
-    decompressor = createDecompressor(coding);
-    if (decompressor === null) {
-      fail(createError('encoding.unsupported', { encoding: coding }));
-      return;
-    }
-  }
-
-  // The Content-Length counts encoded bytes, so it is only compared for identity bodies. A
-  // length over the limit is refused before a byte is read.
-  const declared = req.headers['content-length'];
-  const length =
-    decompressor === null && declared !== undefined && !Number.isNaN(Number(declared))
-      ? Number.parseInt(declared, 10)
-      : null;
-  if (length !== null && length > options.limit) {
-    fail(createError('entity.too.large', { expected: length, length, limit: options.limit }));
-    return;
-  }
-  // Bytes only: a decoder set on the request would hand over strings cut at any character.
-  if (req.readableEncoding !== null) {
-    fail(createError('stream.encoding.set', {}));
-    return;
-  }
-  // The stream read is the decompressor for an encoded body (a fresh one is always readable).
-  if (decompressor === null && req.readable === false) {
-    fail(createError('stream.not.readable', {}));
-    return;
-  }
-
-  const source: NodeJS.ReadableStream = decompressor ?? req;
-  const limit = options.limit;
-  let received = 0;
-  let chunks: Buffer[] = [];
-  // A UTF-8 body in several chunks that nothing needs as bytes (no `verify`, no `rawBody`) is
-  // decoded as it arrives, as raw-body does for body-parser: the chunks can then go as soon as
-  // they are read, and a 1 MB body is never held as chunks, a joined Buffer and a string at
-  // once. The decoder carries a character split between two chunks over to the next one.
-  const decodeAsRead = charset === 'utf-8' && options.verify === null && !options.rawBody;
-  let decoder: StringDecoder | null = null;
-  let decoded = '';
-
-  const cleanup = () => {
-    source.removeListener('data', onData);
-    source.removeListener('end', onEnd);
-    req.removeListener('close', onClose);
-    req.removeListener('error', onAborted);
-    if (decompressor !== null) decompressor.removeListener('error', onInflateError);
-    chunks = [];
-  };
-  const stop = (err: unknown) => {
-    cleanup();
-    fail(err);
-  };
-
-  // Counted as they arrive, after inflation: a small compressed body that inflates past the
-  // limit is stopped here, holding at most the limit plus one chunk in memory.
-  function onData(chunk: Buffer) {
-    received += chunk.length;
-    if (decompressor === null) consumed = received;
-    if (received > limit) stop(createError('entity.too.large', { limit, received }));
-    else if (decoder !== null) decoded += decoder.write(chunk);
-    else if (decodeAsRead && chunks.length === 1) {
+    // The limit's second check, on bytes as they arrive (after inflation): a small compressed
+    // body that inflates past the limit is stopped here, holding at most the limit plus one
+    // chunk in memory.
+    this.received += chunk.length;
+    if (this.decompressor === null) this.consumed = this.received;
+    const limit = this.options.limit;
+    if (this.received > limit) {
+      this.stop(createError('entity.too.large', { limit, received: this.received }));
+    } else if (this.decoder !== null) this.decoded += this.decoder.write(chunk);
+    else if (this.decodeAsRead && this.chunks.length === 1) {
       // The second chunk: from here on the body is decoded as it comes. A body in one chunk
       // (most small ones) is decoded once it ends, without a decoder.
-      decoder = new StringDecoder('utf8');
-      decoded = decoder.write(chunks[0] as Buffer) + decoder.write(chunk);
-      chunks = [];
-    } else chunks.push(chunk);
-  }
-  function onEnd() {
+      this.decoder = new StringDecoder('utf8');
+      this.decoded = this.decoder.write(this.chunks[0] as Buffer) + this.decoder.write(chunk);
+      this.chunks = [];
+    } else this.chunks.push(chunk);
+  };
+
+  private readonly onEnd = (): void => {
+    const { length, received } = this;
     if (length !== null && received !== length) {
-      stop(createError('request.size.invalid', { expected: length, length, received }));
+      this.stop(createError('request.size.invalid', { expected: length, length, received }));
+      return;
+    }
+    const { chunks, decoder } = this;
+    this.cleanup();
+    if (this.decompressor !== null) {
+      discard(this.decompressor, this.req);
+      this.decompressor = null;
+      this.req.resume();
+    }
+    if (decoder !== null) {
+      this.parse(stripBom(this.decoded + decoder.end()));
       return;
     }
     // One chunk is the body as it is: no copy.
-    const body =
-      decoder !== null
-        ? null
-        : chunks.length === 1
-          ? (chunks[0] as Buffer)
-          : Buffer.concat(chunks, received);
-    cleanup();
-    if (decompressor !== null) {
-      discard(decompressor, req);
-      decompressor = null;
-      req.resume();
-    }
-    if (body !== null) finish(body);
-    else finishText(stripBom(decoded + (decoder as StringDecoder).end()));
-  }
-  function onAborted() {
-    stop(
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    if (this.whole) this.inflate(body);
+    else this.finish(body);
+  };
+
+  private readonly onAborted = (): void => {
+    const { length, received } = this;
+    this.stop(
       createError('request.aborted', { code: 'ECONNABORTED', expected: length, length, received }),
     );
-  }
-  function onClose() {
+  };
+
+  private readonly onClose = (): void => {
     // A request closed before its body ended was cut short. This also covers Node's `aborted`
     // event, which is always followed by `close` (and by `error`, both already listened to).
-    if (!req.complete) onAborted();
-  }
-  function onInflateError(err: Error) {
-    stop(createError('entity.inflate.failed', {}, { message: err.message, cause: err }));
+    if (!this.req.complete) this.onAborted();
+  };
+
+  private readonly onInflateError = (err: Error): void => {
+    this.stop(createError('entity.inflate.failed', {}, { message: err.message, cause: err }));
+  };
+
+  /**
+   * A small encoded body, decompressed in one call. Anything but a clean result (corrupt data,
+   * or more output than the call may make) replays the same bytes through the stream, which
+   * owns every error and the limit: the answers are exactly the streamed body's.
+   */
+  private inflate(compressed: Buffer): void {
+    this.whole = false;
+    const coding = this.coding as Coding;
+    const maxOutputLength = Math.min(this.options.limit, SYNC_INFLATE_OUTPUT_BYTES);
+    let body: Buffer;
+    try {
+      body = coding.sync(compressed, { maxOutputLength });
+    } catch {
+      this.streamThrough(coding.stream(), compressed);
+      return;
+    }
+    this.received = body.length;
+    this.finish(body);
   }
 
-  function finish(body: Buffer) {
+  private finish(body: Buffer): void {
+    const { req, options } = this;
     if (options.rawBody) req.rawBody = body;
     if (options.verify !== null) {
       try {
-        options.verify(req, res, body, charset);
+        options.verify(req, this.res, body, this.charset);
       } catch (thrown) {
-        fail(adopt(thrown, 'entity.verify.failed', body));
+        this.fail(adopt(thrown, 'entity.verify.failed', body));
         return;
       }
     }
     let text: string | Buffer = body;
     try {
-      if (charset !== null) text = decode(body, charset);
+      if (this.charset !== null) text = decode(body, this.charset);
     } catch (thrown) {
-      fail(adopt(thrown, 'entity.parse.failed', text));
+      this.fail(adopt(thrown, 'entity.parse.failed', text));
       return;
     }
-    finishText(text);
+    this.parse(text);
   }
 
-  function finishText(text: string | Buffer) {
+  private parse(text: string | Buffer): void {
     try {
-      req.body = format.parse(text, charset);
+      this.req.body = this.format.parse(text, this.charset);
     } catch (thrown) {
-      fail(isHttpwareError(thrown) ? thrown : adopt(thrown, 'entity.parse.failed', text));
+      this.fail(isHttpwareError(thrown) ? thrown : adopt(thrown, 'entity.parse.failed', text));
       return;
     }
-    succeed();
+    if (this.settled) return;
+    this.settled = true;
+    this.next();
   }
 
-  req.on('close', onClose);
-  req.on('error', onAborted);
-  if (decompressor !== null) {
-    decompressor.on('error', onInflateError);
-    req.pipe(decompressor);
+  private cleanup(): void {
+    const { req, source } = this;
+    source.removeListener('data', this.onData);
+    source.removeListener('end', this.onEnd);
+    req.removeListener('close', this.onClose);
+    req.removeListener('error', this.onAborted);
+    if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
+    this.chunks = [];
   }
-  source.on('data', onData);
-  source.on('end', onEnd);
+
+  private stop(err: unknown): void {
+    this.cleanup();
+    this.fail(err);
+  }
+
+  private fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    discard(this.decompressor, this.req);
+    this.drain(() => this.next(err));
+  }
+
+  /**
+   * Reads and throws away the rest of a request so its response can be read by the client and
+   * the connection reused. A client that keeps sending past DRAIN_LIMIT_BYTES, or for longer
+   * than DRAIN_LIMIT_MS, gets its answer anyway, and the connection is closed after it; so
+   * does one that announced more than that in its Content-Length, without waiting for it.
+   */
+  private drain(callback: () => void): void {
+    const { req, res } = this;
+    if (isFinished(req)) {
+      callback();
+      return;
+    }
+    const declared = Number(req.headers['content-length']);
+    if (declared - this.consumed > DRAIN_LIMIT_BYTES) {
+      closeAfterResponse(res);
+      req.resume();
+      callback();
+      return;
+    }
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.removeListener('data', onData);
+      req.removeListener('end', done);
+      req.removeListener('close', done);
+      req.removeListener('aborted', done);
+      req.removeListener('error', done);
+      callback();
+    };
+    const giveUp = () => {
+      closeAfterResponse(res);
+      done();
+    };
+    const onData = (chunk: Buffer | string) => {
+      discarded += chunk.length;
+      if (discarded > DRAIN_LIMIT_BYTES) giveUp();
+    };
+    const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);
+    req.on('data', onData);
+    req.on('end', done);
+    req.on('close', done);
+    req.on('aborted', done);
+    req.on('error', done);
+    req.resume();
+  }
+}
+
+/** The Content-Length as a number, or null when there is none (or it is not a number). */
+function announcedLength(req: IncomingMessage): number | null {
+  const declared = req.headers['content-length'];
+  return declared !== undefined && !Number.isNaN(Number(declared))
+    ? Number.parseInt(declared, 10)
+    : null;
 }
 
 /**
@@ -356,56 +491,6 @@ function discard(decompressor: Transform | null, req: IncomingMessage): void {
 }
 
 function ignore(): void {}
-
-/**
- * Reads and throws away the rest of a request so its response can be read by the client and
- * the connection reused. A client that keeps sending past DRAIN_LIMIT_BYTES, or for longer than
- * DRAIN_LIMIT_MS, gets its answer anyway, and the connection is closed after it; so does one
- * that announced more than that in its Content-Length, without waiting for it.
- */
-function drain(
-  req: IncomingMessage,
-  res: ServerResponse,
-  consumed: number,
-  callback: () => void,
-): void {
-  if (isFinished(req)) {
-    callback();
-    return;
-  }
-  const declared = Number(req.headers['content-length']);
-  if (declared - consumed > DRAIN_LIMIT_BYTES) {
-    closeAfterResponse(res);
-    req.resume();
-    callback();
-    return;
-  }
-  let discarded = 0;
-  const done = () => {
-    clearTimeout(timer);
-    req.removeListener('data', onData);
-    req.removeListener('end', done);
-    req.removeListener('close', done);
-    req.removeListener('aborted', done);
-    req.removeListener('error', done);
-    callback();
-  };
-  const giveUp = () => {
-    closeAfterResponse(res);
-    done();
-  };
-  const onData = (chunk: Buffer | string) => {
-    discarded += chunk.length;
-    if (discarded > DRAIN_LIMIT_BYTES) giveUp();
-  };
-  const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);
-  req.on('data', onData);
-  req.on('end', done);
-  req.on('close', done);
-  req.on('aborted', done);
-  req.on('error', done);
-  req.resume();
-}
 
 /** Marks the connection to close once the response is sent (HTTP/1.1 `Connection: close`). */
 function closeAfterResponse(res: ServerResponse): void {
