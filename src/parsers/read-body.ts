@@ -86,7 +86,16 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
     }
     let contentType: ContentType | undefined;
     if (options.typeFunction !== null) {
-      if (!options.typeFunction(req)) {
+      // The application's function: what it throws is an error of the request, for `next`
+      // (as Express would make of it), never an exception out of node:http's 'request' event.
+      let wanted: unknown;
+      try {
+        wanted = options.typeFunction(req);
+      } catch (thrown) {
+        next(thrown);
+        return;
+      }
+      if (!wanted) {
         next();
         return;
       }
