@@ -72,20 +72,16 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
 
 /**
  * `extended: false`, body-parser's qs at depth 0. A UTF-8 body without brackets (escaped or
- * not) and without a charset sentinel to look for has none of the grammar's special cases but
- * the empty key and `__proto__`, which are dropped: Node's querystring then splits and decodes
- * it as qs does (see plainForm), in a fraction of the time. Any other body takes qs's rules
- * (splitPairs, then flatForm).
+ * not), whose escapes all decode, and without a charset sentinel to look for has none of the
+ * grammar's special cases but the empty key and `__proto__`, which are dropped: Node's
+ * querystring then splits and decodes it as qs does (see plainForm), in a fraction of the time.
+ * Any other body takes qs's rules (splitPairs, then flatForm).
  */
 function flatGrammar(options: ResolvedUrlencodedOptions): Grammar {
   const { charsetSentinel, interpretNumericEntities } = options;
   return (text, charset) => {
-    if (charset === 'utf-8' && !charsetSentinel && !ANY_BRACKET.test(text)) {
-      try {
-        return plainForm(text);
-      } catch (err) {
-        if (err !== MALFORMED_ESCAPE) throw err;
-      }
+    if (charset === 'utf-8' && !charsetSentinel && !ANY_BRACKET.test(text) && escapesDecode(text)) {
+      return plainForm(text);
     }
     return flatForm(splitPairs(text, charset, charsetSentinel, interpretNumericEntities));
   };
@@ -93,37 +89,37 @@ function flatGrammar(options: ResolvedUrlencodedOptions): Grammar {
 
 const ANY_BRACKET = /[[\]]|%5[bd]/i;
 
-/** Thrown by plainForm for a body with a percent-escape decodeURIComponent refuses. */
-const MALFORMED_ESCAPE = new Error('malformed percent-escape');
+// An escape that is not two hex digits, or one of a byte past ASCII (valid only as part of a
+// whole UTF-8 sequence).
+const ESCAPE_THAT_MAY_FAIL = /%(?![0-9a-f]{2})|%[89a-f]/i;
 
-// querystring catches its decoder's errors (and decodes such text its own way), so a refused
-// escape is noted here, during the one synchronous parse, rather than thrown.
-let escapeRefused = false;
-
-function decodeOrNote(text: string): string {
+/**
+ * Whether every key and value of the body percent-decodes as UTF-8. The pairs are cut at
+ * literal `&` and `=`, never inside an escape, so that is whether the whole body decodes; a
+ * body of ASCII escapes (most) is answered by one scan.
+ */
+function escapesDecode(text: string): boolean {
+  if (!ESCAPE_THAT_MAY_FAIL.test(text)) return true;
   try {
-    return decodeURIComponent(text);
+    decodeURIComponent(text);
+    return true;
   } catch {
-    escapeRefused = true;
-    return text;
+    return false;
   }
 }
 
 // maxKeys 0: no limit of its own, the parameters were counted already.
-const QUERYSTRING_OPTIONS = { maxKeys: 0, decodeURIComponent: decodeOrNote };
+const QUERYSTRING_OPTIONS = { maxKeys: 0 };
 
 /**
  * A flat form through querystring.parse, whose splitting (`&`, then the first `=`; `+` is a
- * space; a repeated key collects an array) is qs's for a body without brackets. The one
- * difference is a malformed escape: qs keeps that key or value as written (with `+` as a
- * space), which querystring cannot tell from its own rewriting of `+` as `%20`; so one makes
- * the whole body take the general way (MALFORMED_ESCAPE). The result is copied into the
- * ordinary object body-parser gives, without the empty key and `__proto__`, as qs drops them.
+ * space; a repeated key collects an array) and decoding are qs's for a body without brackets
+ * whose escapes all decode (where one does not, qs keeps that key or value as written, and
+ * querystring decodes what it can). The result is copied into the ordinary object body-parser
+ * gives, without the empty key and `__proto__`, as qs drops them.
  */
 function plainForm(text: string): Flat {
-  escapeRefused = false;
   const parsed = querystring.parse(text, '&', '=', QUERYSTRING_OPTIONS) as Flat;
-  if (escapeRefused) throw MALFORMED_ESCAPE;
   const form: Flat = {};
   for (const key in parsed) {
     if (key !== '' && key !== '__proto__') form[key] = parsed[key] as string | string[];

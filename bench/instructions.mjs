@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Instructions per request under valgrind's callgrind: repeatable whatever the machine's load,
+// so an A/B of a change can be read off one run. Each variant runs twice in fresh processes,
+// with `--requests` and twice as many requests after the same warm-up; the difference of the
+// two totals, divided by `--requests`, is the steady-state cost of one request (start-up,
+// warm-up and JIT compilation cancel out).
+//   node instructions.mjs [--requests=2000] [--warmup=3000] variant ...
+// A variant is impl@parsers:<case> (impl: floor, floor-samelib, body-parser, httpware,
+// baseline with HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
+import { spawnSync } from 'node:child_process';
+import { snapshotHttpware } from './lib/httpware.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const a = args.find((x) => x.startsWith(`--${name}=`));
+  return a ? Number(a.split('=')[1]) : fallback;
+};
+const requests = opt('requests', 2000);
+const warmup = opt('warmup', 3000);
+const variants = args.filter((a) => !a.startsWith('--'));
+
+function instructions(spec, measured) {
+  const { stderr: out } = spawnSync(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      process.execPath,
+      new URL('lib/count-run.mjs', import.meta.url).pathname,
+      JSON.stringify(spec),
+      String(warmup),
+      String(measured),
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 },
+  );
+  const m = /Collected : (\d+)/.exec(out);
+  if (!m) throw new Error(`no instruction count for ${JSON.stringify(spec)}`);
+  return Number(m[1]);
+}
+
+const build = await snapshotHttpware();
+console.log(`httpware build ${build}; ${requests} requests after ${warmup}; instructions per request`);
+for (const name of variants) {
+  const [impl, rest] = name.split('@');
+  const kase = rest.split(':')[1];
+  const spec = { group: 'parsers', impl, kase };
+  const once = instructions(spec, requests);
+  const twice = instructions(spec, 2 * requests);
+  console.log(`${name.padEnd(40)} ${Math.round((twice - once) / requests).toLocaleString('en-US').padStart(12)}`);
+}
