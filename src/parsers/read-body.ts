@@ -202,7 +202,9 @@ class BodyReader {
   }
 
   private selectCoding(): HttpwareError | null {
-    const name = (this.req.headers['content-encoding'] || 'identity').toLowerCase();
+    const header = this.req.headers['content-encoding'];
+    if (!header) return null;
+    const name = header.toLowerCase();
     if (name === 'identity') return null;
     if (!this.options.inflate) {
       // body-parser sets `encoding`; its README names the property `charset`: both are set.
@@ -339,6 +341,7 @@ class BodyReader {
     try {
       body = coding.sync(compressed, { maxOutputLength });
     } catch {
+      this.chunks = [];
       this.streamThrough(coding.stream(), compressed);
       return;
     }
@@ -386,11 +389,12 @@ class BodyReader {
     req.removeListener('close', this.onClose);
     req.removeListener('error', this.onAborted);
     if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
-    this.chunks = [];
   }
 
   private stop(err: unknown): void {
     this.cleanup();
+    // What was read is not needed any more, even if drain keeps this reader a while.
+    this.chunks = [];
     this.fail(err);
   }
 
