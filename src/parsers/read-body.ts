@@ -6,6 +6,11 @@
 // Every error after the type matched is delivered once the rest of the body is drained (up to
 // a bound), so the client can read its response; `next` is called exactly once, inside the
 // async context the middleware was called in, and no listener, stream or buffer is left behind.
+//
+// The middleware (createReader) makes the cheap decisions that need no state: already read,
+// no body, not our type. A body that is ours gets a BodyReader, one object per request whose
+// methods are the steps in order, each short, with the state they share as named fields
+// rather than variables captured by ten closures.
 
 import { AsyncResource } from 'node:async_hooks';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
