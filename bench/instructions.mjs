@@ -39,12 +39,18 @@ function instructions(spec, measured) {
 }
 
 const build = await snapshotHttpware();
-console.log(`httpware build ${build}; ${requests} requests after ${warmup}; instructions per request`);
+console.log(
+  `httpware build ${build}; ${requests} requests after ${warmup}; instructions per request`,
+);
 for (const name of variants) {
   const [impl, rest] = name.split('@');
   const kase = rest.split(':')[1];
   const spec = { group: 'parsers', impl, kase };
   const once = instructions(spec, requests);
   const twice = instructions(spec, 2 * requests);
-  console.log(`${name.padEnd(40)} ${Math.round((twice - once) / requests).toLocaleString('en-US').padStart(12)}`);
+  console.log(
+    `${name.padEnd(40)} ${Math.round((twice - once) / requests)
+      .toLocaleString('en-US')
+      .padStart(12)}`,
+  );
 }
