@@ -1,12 +1,12 @@
 // parsers.urlencoded: HTML form bodies, with body-parser 2's results for both grammars.
 //
-// The body is split into `key=value` pairs here, as qs's own first stage does (same decoding,
-// charset sentinel, numeric entities), but with repeated keys collected in linear time: qs
-// combines each repeat by copying the whole array so far, so `a&a&a...` costs O(n²). For the
-// extended grammar the structure of the keys (`a[b][]`, depth, array limits, prototype guards)
-// is then left to qs, which reads an already-split object exactly as it reads its own first
-// stage's output (extendedGrammar). The flat grammar (body-parser's qs at depth 0) has so
-// little structure that it is built here directly, which is most of its cost saved; a body
+// A long body is split into `key=value` pairs here, as qs's own first stage does (same
+// decoding, charset sentinel, numeric entities), but with repeated keys collected in linear
+// time: qs combines each repeat by copying the whole array so far, so `a&a&a...` costs O(n²).
+// For the extended grammar the structure of the keys (`a[b][]`, depth, array limits, prototype
+// guards) is then left to qs, which reads an already-split object exactly as it reads its own
+// first stage's output (extendedGrammar). The flat grammar (body-parser's qs at depth 0) has
+// so little structure that it is built here directly, which is most of its cost saved; a body
 // without brackets goes through Node's querystring (flatGrammar).
 
 import querystring from 'node:querystring';
@@ -45,22 +45,34 @@ export function urlencoded(options?: UrlencodedOptions): ParserMiddleware {
 }
 
 /**
- * `extended: true`: the pairs split here, their keys' structure (`a[b][]`, depth, array limits,
- * prototype guards) left to qs.
+ * `extended: true`: qs's grammar, all of it. A form of up to SPLIT_FROM parameters goes to qs
+ * as it is, read exactly as body-parser has it read; a longer one is split into pairs here
+ * first, in linear time (see the top of this file), and its keys' structure (`a[b][]`, depth,
+ * array limits, prototype guards) left to qs, which reads the split object as it reads its
+ * own first stage's output.
  */
 function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
   const { charsetSentinel, interpretNumericEntities, depth, parameterLimit } = options;
   return (text, charset, count) => {
-    const pairs = splitPairs(text, charset, charsetSentinel, interpretNumericEntities);
+    const common = {
+      allowPrototypes: true,
+      // Long arrays stay arrays (qs turns an array past its limit into an object).
+      arrayLimit: Math.max(100, count),
+      depth,
+      parameterLimit,
+      strictDepth: true,
+    };
     try {
-      return qs.parse(pairs as never, {
-        allowPrototypes: true,
-        // Long arrays stay arrays (qs turns an array past its limit into an object).
-        arrayLimit: Math.max(100, count),
-        depth,
-        parameterLimit,
-        strictDepth: true,
-      });
+      if (count <= SPLIT_FROM) {
+        return qs.parse(text, {
+          ...common,
+          charset: charset as 'utf-8' | 'iso-8859-1',
+          charsetSentinel,
+          interpretNumericEntities,
+        });
+      }
+      const pairs = splitPairs(text, charset, charsetSentinel, interpretNumericEntities);
+      return qs.parse(pairs as never, common);
     } catch (err) {
       if (err instanceof RangeError) {
         throw createError('querystring.parse.rangeError', { body: text });
@@ -69,6 +81,13 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
     }
   };
 }
+
+/**
+ * From how many parameters a form is split here rather than by qs. qs collects a repeated key
+ * by copying the array so far, quadratic in the repeats: harmless for a short form, and for
+ * one it is cheaper than the copy of a pre-split object that qs makes first (its copyInput).
+ */
+const SPLIT_FROM = 100;
 
 /**
  * `extended: false`, body-parser's qs at depth 0. A UTF-8 body without brackets (escaped or

@@ -54,34 +54,54 @@ const pieces = [
 
 const body = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((p) => p.join(''));
 
-function side(factory: (o: object) => Middleware): Middleware {
-  const built = combos.map((c) => factory(c));
+// Forms of more than 100 parameters, which httpware splits itself before qs sees them.
+const longCombos = combos.map((c) => ({ ...c, parameterLimit: 1000 }));
+const longBody = fc
+  .array(
+    fc.array(fc.constantFrom(...pieces), { maxLength: 4 }).map((p) => p.join('')),
+    { minLength: 101, maxLength: 140 },
+  )
+  .map((pairs) => pairs.join('&'));
+
+function side(factory: (o: object) => Middleware, options = combos): Middleware {
+  const built = options.map((c) => factory(c));
   return (req, res, next) => (built[Number(req.headers['x-combo'])] as Middleware)(req, res, next);
 }
 
 describe('urlencoded equivalence with body-parser', () => {
   let ours: TestServer;
   let theirs: TestServer;
+  let oursLong: TestServer;
+  let theirsLong: TestServer;
   before(async () => {
     ours = await startServer({ middleware: [side(parsers.urlencoded as never)] });
     theirs = await startServer({ middleware: [side(bodyParser.urlencoded as never)] });
+    oursLong = await startServer({ middleware: [side(parsers.urlencoded as never, longCombos)] });
+    theirsLong = await startServer({
+      middleware: [side(bodyParser.urlencoded as never, longCombos)],
+    });
   });
   after(async () => {
-    await ours.close();
-    await theirs.close();
+    await Promise.all([ours, theirs, oursLong, theirsLong].map((server) => server.close()));
   });
 
-  it('gives the same body or error for random forms', async () => {
-    await fc.assert(
+  /** Random forms posted to both servers with a random combination of options. */
+  const sameAsBodyParser = (
+    forms: fc.Arbitrary<string>,
+    servers: () => [TestServer, TestServer],
+    numRuns: number,
+  ) =>
+    fc.assert(
       fc.asyncProperty(
-        body,
+        forms,
         fc.integer({ min: 0, max: combos.length - 1 }),
         fc.constantFrom('utf-8', 'iso-8859-1'),
         async (form, combo, charset) => {
+          const [mine, reference] = servers();
           const type = `application/x-www-form-urlencoded; charset=${charset}`;
           const headers = { 'x-combo': String(combo) };
-          const a = await post(ours, type, form, headers);
-          const b = await post(theirs, type, form, headers);
+          const a = await post(mine, type, form, headers);
+          const b = await post(reference, type, form, headers);
           const view = (x: typeof a) => {
             const err = x.outcome.error as { type?: string; message?: string } | undefined;
             return err ? { type: err.type, message: err.message } : { body: x.outcome.body };
@@ -93,7 +113,14 @@ describe('urlencoded equivalence with body-parser', () => {
           );
         },
       ),
-      { numRuns: 300 },
+      { numRuns },
     );
+
+  it('gives the same body or error for random forms', async () => {
+    await sameAsBodyParser(body, () => [ours, theirs], 300);
+  });
+
+  it('gives the same body or error for random forms of over 100 parameters', async () => {
+    await sameAsBodyParser(longBody, () => [oursLong, theirsLong], 100);
   });
 });
