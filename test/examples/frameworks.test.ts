@@ -113,8 +113,8 @@ describe('the webhook example', () => {
 
   test('refuses to start without a secret', () => {
     const root = new URL('../../', import.meta.url).pathname;
-    const env = { ...process.env, PORT: '0' };
-    delete env.WEBHOOK_SECRET;
+    const { WEBHOOK_SECRET: _unset, ...inherited } = process.env;
+    const env = { ...inherited, PORT: '0' };
     const run = spawnSync(process.execPath, ['examples/webhook.mjs'], {
       cwd: root,
       env,
