@@ -135,6 +135,19 @@ function cell(key, value) {
   return Math.round(value).toLocaleString('en-US');
 }
 
+/** Folds `text` into lines of at most `width` characters at spaces, for terminal readers. */
+function wrap(text, width = 96, indent = '') {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
 function markdownTable(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
@@ -166,18 +179,21 @@ function variantTable(c) {
 export function renderTables(summary) {
   const m = summary.machine ?? {};
   const out = [
-    `Run of ${summary.date?.slice(0, 10) ?? '?'} on ${m.cpus} × ${m.cpu}, Node ${m.node}, ` +
-      `commit ${summary.commit ?? '?'}${summary.quick ? ' (--quick: not figures to quote)' : ''}. ` +
-      'Ratios are time per request (in process) or server CPU per request (loopback) divided by ' +
-      "the group's floor, in one run: lower is better.",
+    wrap(
+      `Run of ${summary.date?.slice(0, 10) ?? '?'} on ${m.cpus} × ${m.cpu}, Node ${m.node}, ` +
+        `commit ${summary.commit ?? '?'}${summary.quick ? ' (--quick: not figures to quote)' : ''}. ` +
+        'Ratios are time per request (in process) or server CPU per request (loopback) divided ' +
+        "by the group's floor, in one run: lower is better.",
+    ),
     '',
     '![Benchmark ratios, lower is better](benchmarks.svg)',
   ];
   for (const g of chartData(summary)) {
-    out.push('', `### ${g.title}`, '');
+    const detail = g.title.slice(g.short.length + 1).trim();
+    out.push('', `### ${g.short}`, '', ...(detail ? [wrap(detail), ''] : []));
     out.push(g.cases.length === 1 ? variantTable(g.cases[0]) : caseTable(g));
     const scalars = Object.entries(summary.groups[g.group]).filter(([, v]) => Number.isFinite(v));
-    if (scalars.length) out.push('', scalars.map(([k, v]) => `\`${k}\`: ${v}`).join('; '));
+    if (scalars.length) out.push('', wrap(scalars.map(([k, v]) => `\`${k}\`: ${v}`).join('; ')));
   }
   const targets = Object.entries(summary.targets ?? {});
   if (targets.length) {
@@ -195,10 +211,15 @@ export function renderTables(summary) {
 
 const geomean = (xs) => Math.exp(xs.reduce((a, v) => a + Math.log(v), 0) / xs.length);
 
-/** The README's lines: per group, each variant's geometric mean over the group's cases. */
+/**
+ * The README's lines: per group, each variant's geometric mean over the group's cases; a
+ * variant measured on some cases only (a side measurement) is left to the tables.
+ */
 export function renderHeadline(summary) {
   const lines = chartData(summary).map((g) => {
-    const names = [...new Set(g.cases.flatMap((c) => c.variants.map((v) => v.name)))];
+    const names = [...new Set(g.cases.flatMap((c) => c.variants.map((v) => v.name)))].filter((n) =>
+      g.cases.every((c) => c.variants.some((v) => v.name === n)),
+    );
     const figures = names.map((n) => {
       const ratios = g.cases.flatMap((c) =>
         c.variants.filter((v) => v.name === n).map((v) => v.ratio),
@@ -207,15 +228,17 @@ export function renderHeadline(summary) {
       return n === 'httpware' ? `**${text}**` : text;
     });
     const over = g.cases.length > 1 ? ` (geometric mean of ${g.cases.length} cases)` : '';
-    return `- ${g.short}${over}: ${figures.join(', ')}`;
+    return wrap(`- ${g.short}${over}: ${figures.join(', ')}`, 96, '  ');
   });
   return [
     ...lines,
     '',
     '![Benchmark ratios, lower is better](docs/benchmarks.svg)',
     '',
-    `Ratios to the floor, lower is better; run of ${summary.date?.slice(0, 10) ?? '?'}, commit ` +
-      `${summary.commit ?? '?'}. Tables and method: [docs/benchmarks.md](docs/benchmarks.md).`,
+    wrap(
+      `Ratios to the floor, lower is better; run of ${summary.date?.slice(0, 10) ?? '?'}, commit ` +
+        `${summary.commit ?? '?'}. Tables and method: [docs/benchmarks.md](docs/benchmarks.md).`,
+    ),
   ].join('\n');
 }
 

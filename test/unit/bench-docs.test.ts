@@ -98,12 +98,32 @@ describe('the benchmark chart and tables', () => {
   });
 
   it('headlines each variant by its geometric mean over the cases', () => {
-    const headline = renderHeadline(summary);
+    const headline = renderHeadline(summary).replace(/\s+/g, ' ');
     assert.match(
       headline,
       /Parsers, in process \(geometric mean of 2 cases\): floor 1\.00×, body-parser 1\.20×, \*\*httpware 0\.96×\*\*/,
     );
     assert.match(headline, /logger-loopback: bare 1\.00×, morgan 1\.49×, \*\*httpware 1\.32×\*\*/);
+  });
+
+  it('leaves out of the headline a variant measured on some cases only', () => {
+    const groups = {
+      g: {
+        title: 'G',
+        a: { floor: { xFloor: 1 }, httpware: { xFloor: 1.1 } },
+        b: { floor: { xFloor: 1 }, httpware: { xFloor: 1.2 }, 'httpware-off': { xFloor: 1.0 } },
+      },
+    };
+    assert.doesNotMatch(renderHeadline({ groups }), /httpware-off/);
+    assert.match(renderTables({ groups }), /\| `b` \| 1\.00× \| 1\.20× \| 1\.00× \|/);
+  });
+
+  it('keeps its prose within 100 columns', () => {
+    for (const text of [renderTables(summary), renderHeadline(summary)]) {
+      for (const line of text.split('\n').filter((l) => !l.startsWith('|'))) {
+        assert.ok(line.length <= 100, line);
+      }
+    }
   });
 
   it('replaces only what lies between the markers, and refuses a page without them', () => {
