@@ -172,7 +172,8 @@ function variantTable(c) {
     c.variants.some((v) => Number.isFinite(v.fields[k])),
   );
   const rows = c.variants.map((v) => [v.name, ...keys.map((k) => cell(k, v.fields[k]))]);
-  return markdownTable(['variant', ...keys.map((k) => FIELD_NAMES[k] ?? k)], rows);
+  const header = (k) => FIELD_NAMES[k] ?? k.replace(/^xRps_/, 'req/s × ');
+  return markdownTable(['variant', ...keys.map(header)], rows);
 }
 
 /** The tables of docs/benchmarks.md: the run, the chart, one table per group, the targets. */
