@@ -155,19 +155,31 @@ describe('npm run compat: running a suite against the build', () => {
     );
   });
 
-  test('points body-parser suites at the parsers', async () => {
+  test('points body-parser suites at the parsers, with the mocha options of their test script', async () => {
     const suite = `
 const assert = require('node:assert');
 const bodyParser = require('../');
+it('runs after the set-up the test script requires', function () {
+  assert.strictEqual(process.env.COMPAT_SET_UP, 'yes');
+});
 it('has the four parsers', function () {
-  assert.deepStrictEqual(['json', 'raw', 'text', 'urlencoded'].map((k) => typeof bodyParser[k]), Array(4).fill('function'));
+  const kinds = ['json', 'raw', 'text', 'urlencoded'].map((k) => typeof bodyParser[k]);
+  assert.deepStrictEqual(kinds, Array(4).fill('function'));
 });
 `;
-    const run = await runCompat([
-      '--body-parser',
-      checkout('body-parser', { 'parsers.js': suite }),
-    ]);
+    const dir = checkout(
+      'body-parser',
+      { 'parsers.js': suite },
+      {
+        scripts: {
+          test: 'mocha --require ./test/support/set-up --reporter spec --check-leaks test/',
+        },
+      },
+    );
+    mkdirSync(join(dir, 'test/support'));
+    writeFileSync(join(dir, 'test/support/set-up.js'), "process.env.COMPAT_SET_UP = 'yes';\n");
+    const run = await runCompat(['--body-parser', dir]);
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /body-parser: 1 passed, 0 failed/);
+    assert.match(run.stdout, /body-parser: 2 passed, 0 failed/);
   });
 });
