@@ -40,22 +40,20 @@ const escapeXml = (s) =>
   );
 const x = (v) => `${v.toFixed(2)}×`;
 
+/** The implementation a variant name stands for: `httpware:json` and `httpware` are httpware. */
+const implOf = (name) => name.split(':')[0];
+
 /** One colour per variant name: httpware stands out, floors are grey, the rest take turns. */
 function palette(names) {
   const others = ['#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6', '#a16207'];
   let next = 0;
-  return new Map(
-    names.map((n) => [
-      n,
-      n === 'httpware'
-        ? '#2563eb'
-        : n.startsWith('httpware')
-          ? '#93c5fd'
-          : /^(floor|bare)$/.test(n)
-            ? '#9ca3af'
-            : others[next++ % others.length],
-    ]),
-  );
+  const colour = (n) => {
+    if (implOf(n) === 'httpware') return '#2563eb';
+    if (n.startsWith('httpware')) return '#93c5fd';
+    if (/^(floor|bare)$/.test(implOf(n))) return '#9ca3af';
+    return others[next++ % others.length];
+  };
+  return new Map(names.map((n) => [n, colour(n)]));
 }
 
 /** A horizontal bar per variant and case, grouped by benchmark group, with a line at 1 (floor). */
@@ -226,7 +224,7 @@ export function renderHeadline(summary) {
         c.variants.filter((v) => v.name === n).map((v) => v.ratio),
       );
       const text = `${n} ${x(geomean(ratios))}`;
-      return n === 'httpware' ? `**${text}**` : text;
+      return implOf(n) === 'httpware' ? `**${text}**` : text;
     });
     const over = g.cases.length > 1 ? ` (geometric mean of ${g.cases.length} cases)` : '';
     return wrap(`- ${g.short}${over}: ${figures.join(', ')}`, 96, '  ');
