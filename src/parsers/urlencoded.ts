@@ -1,15 +1,14 @@
 // parsers.urlencoded: HTML form bodies, with body-parser 2's results for both grammars.
 //
-// A long body is split into `key=value` pairs here, as qs's own first stage does (same
+// The body is split into `key=value` pairs here, as qs's own first stage does (same
 // decoding, charset sentinel, numeric entities), but with repeated keys collected in linear
 // time: qs combines each repeat by copying the whole array so far, so `a&a&a...` costs O(n²).
 // For the extended grammar the structure of the keys (`a[b][]`, depth, array limits, prototype
 // guards) is then left to qs, which reads an already-split object exactly as it reads its own
 // first stage's output (extendedGrammar). The flat grammar (body-parser's qs at depth 0) has
-// so little structure that it is built here directly, which is most of its cost saved; a body
-// without brackets goes through Node's querystring (flatGrammar).
+// so little structure that it is built here directly, which is most of its cost saved
+// (flatGrammar).
 
-import querystring from 'node:querystring';
 import qs from 'qs';
 import { createError } from '../errors.js';
 import { formCharsets } from './charset.js';
@@ -45,34 +44,25 @@ export function urlencoded(options?: UrlencodedOptions): ParserMiddleware {
 }
 
 /**
- * `extended: true`: qs's grammar, all of it. A form of up to SPLIT_FROM parameters goes to qs
- * as it is, read exactly as body-parser has it read; a longer one is split into pairs here
- * first, in linear time (see the top of this file), and its keys' structure (`a[b][]`, depth,
- * array limits, prototype guards) left to qs, which reads the split object as it reads its
- * own first stage's output.
+ * `extended: true`: the pairs split here (in linear time, see the top of this file), their
+ * keys' structure (`a[b][]`, depth, array limits, prototype guards) left to qs.
  */
 function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
   const { charsetSentinel, interpretNumericEntities, depth, parameterLimit } = options;
   return (text, charset, count) => {
-    const common = {
-      allowPrototypes: true,
-      // Long arrays stay arrays (qs turns an array past its limit into an object).
-      arrayLimit: Math.max(100, count),
-      depth,
-      parameterLimit,
-      strictDepth: true,
-    };
+    const pairs = splitPairs(text, charset, charsetSentinel, interpretNumericEntities, {
+      into: Object.create(null),
+      add: addPair,
+    });
     try {
-      if (count <= SPLIT_FROM) {
-        return qs.parse(text, {
-          ...common,
-          charset: charset as 'utf-8' | 'iso-8859-1',
-          charsetSentinel,
-          interpretNumericEntities,
-        });
-      }
-      const pairs = splitPairs(text, charset, charsetSentinel, interpretNumericEntities);
-      return qs.parse(pairs as never, common);
+      return qs.parse(pairs as never, {
+        allowPrototypes: true,
+        // Long arrays stay arrays (qs turns an array past its limit into an object).
+        arrayLimit: Math.max(100, count),
+        depth,
+        parameterLimit,
+        strictDepth: true,
+      });
     } catch (err) {
       if (err instanceof RangeError) {
         throw createError('querystring.parse.rangeError', { body: text });
@@ -83,68 +73,55 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
 }
 
 /**
- * From how many parameters a form is split here rather than by qs. qs collects a repeated key
- * by copying the array so far, quadratic in the repeats: harmless for a short form, and for
- * one it is cheaper than the copy of a pre-split object that qs makes first (its copyInput).
- */
-const SPLIT_FROM = 100;
-
-/**
- * `extended: false`, body-parser's qs at depth 0. A UTF-8 body without brackets (escaped or
- * not), whose escapes all decode, and without a charset sentinel to look for has none of the
- * grammar's special cases but the empty key and `__proto__`, which are dropped: Node's
- * querystring then splits and decodes it as qs does (see plainForm), in a fraction of the time.
- * Any other body takes qs's rules (splitPairs, then flatForm).
+ * `extended: false`, body-parser's qs at depth 0. In a body without brackets (escaped or not)
+ * every written key is its own name, so the pairs go straight into the ordinary object that is
+ * the result, without the empty key and `__proto__` (qs drops them): one pass. Any other body
+ * is split, then given qs's depth-0 rules by flatForm.
  */
 function flatGrammar(options: ResolvedUrlencodedOptions): Grammar {
   const { charsetSentinel, interpretNumericEntities } = options;
   return (text, charset) => {
-    if (charset === 'utf-8' && !charsetSentinel && !ANY_BRACKET.test(text) && escapesDecode(text)) {
-      return plainForm(text);
+    if (!ANY_BRACKET.test(text)) {
+      return splitPairs(text, charset, charsetSentinel, interpretNumericEntities, {
+        into: {},
+        add: addNamedPair,
+      });
     }
-    return flatForm(splitPairs(text, charset, charsetSentinel, interpretNumericEntities));
+    const pairs = splitPairs(text, charset, charsetSentinel, interpretNumericEntities, {
+      into: Object.create(null),
+      add: addPair,
+    });
+    return flatForm(pairs);
   };
 }
 
 const ANY_BRACKET = /[[\]]|%5[bd]/i;
 
-// An escape that is not two hex digits, or one of a byte past ASCII (valid only as part of a
-// whole UTF-8 sequence).
-const ESCAPE_THAT_MAY_FAIL = /%(?![0-9a-f]{2})|%[89a-f]/i;
-
-/**
- * Whether every key and value of the body percent-decodes as UTF-8. The pairs are cut at
- * literal `&` and `=`, never inside an escape, so that is whether the whole body decodes; a
- * body of ASCII escapes (most) is answered by one scan.
- */
-function escapesDecode(text: string): boolean {
-  if (!ESCAPE_THAT_MAY_FAIL.test(text)) return true;
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
+/** Where split pairs go: the object, and how a pair is added to it. */
+interface PairSink {
+  readonly into: Flat;
+  readonly add: (flat: Flat, key: string, value: string) => void;
 }
 
-// maxKeys 0: no limit of its own, the parameters were counted already.
-const QUERYSTRING_OPTIONS = { maxKeys: 0 };
-
 /**
- * A flat form through querystring.parse, whose splitting (`&`, then the first `=`; `+` is a
- * space; a repeated key collects an array) and decoding are qs's for a body without brackets
- * whose escapes all decode (where one does not, qs keeps that key or value as written, and
- * querystring decodes what it can). The empty key and `__proto__` are dropped, as qs drops
- * them.
+ * A pair into a null-prototype object, where `__proto__` is a key like any other. A repeated
+ * key collects its values in an array.
  */
-function plainForm(text: string): Flat {
-  const form = querystring.parse(text, '&', '=', QUERYSTRING_OPTIONS) as Flat;
-  // querystring's object has no prototype, so `in` sees its own keys only.
-  if ('' in form) Reflect.deleteProperty(form, '');
-  if ('__proto__' in form) Reflect.deleteProperty(form, '__proto__');
-  // Given the prototype of the ordinary object body-parser returns, rather than copied into
-  // one: the copy of twenty keys cost a fifth of the whole parse.
-  return Object.setPrototypeOf(form, Object.prototype) as Flat;
+function addPair(flat: Flat, key: string, value: string): void {
+  const existing = flat[key];
+  if (existing === undefined) flat[key] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else flat[key] = [existing, value];
+}
+
+/** A pair into an ordinary object: the empty key and `__proto__` are dropped, as qs does. */
+function addNamedPair(flat: Flat, key: string, value: string): void {
+  if (key === '' || key === '__proto__') return;
+  // Own keys only: on an ordinary object `toString` is already there, inherited.
+  const existing = hasOwn.call(flat, key) ? flat[key] : undefined;
+  if (existing === undefined) flat[key] = value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else flat[key] = [existing, value];
 }
 
 /** Parameters in the body (`&`-separated), or undefined once past the limit. */
@@ -168,14 +145,14 @@ const ISO_SENTINEL = 'utf8=%26%2310003%3B';
  * application/x-www-form-urlencoded (URL Standard sec 5.1), as qs splits it: pairs on `&`, the
  * key ending at the first `]=` or else the first `=`; `+` is a space; percent-escapes decoded
  * as UTF-8 (kept as they are when malformed) or Latin-1. A repeated key collects its values in
- * an array. Keys are own properties of a null-prototype object, so `__proto__` is a key like
- * any other.
+ * an array (see the sink's `add`).
  */
 function splitPairs(
   body: string,
   charset: string,
   sentinel: boolean,
   numericEntities: boolean,
+  sink: PairSink,
 ): Flat {
   // qs reads escaped brackets as brackets before it splits (so `a=x%5D=y` has the key `a=x]`);
   // one test spares the two replacements the bodies that have none.
@@ -195,7 +172,7 @@ function splitPairs(
       }
     }
   }
-  const flat: Flat = Object.create(null);
+  const { into: flat, add } = sink;
   for (let i = 0; i < parts.length; i++) {
     if (i === skip) continue;
     const part = parts[i] as string;
@@ -204,10 +181,7 @@ function splitPairs(
     const key = decode(pos === -1 ? part : part.slice(0, pos), charset);
     let value = pos === -1 ? '' : decode(part.slice(pos + 1), charset);
     if (value && numericEntities && charset === 'iso-8859-1') value = decodeEntities(value);
-    const existing = flat[key];
-    if (existing === undefined) flat[key] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else flat[key] = [existing, value];
+    add(flat, key, value);
   }
   return flat;
 }
