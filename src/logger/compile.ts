@@ -120,7 +120,7 @@ function renderToken(
 function renderBuiltin(
   builtin: BuiltinFn,
   registered: AnyTokenFn | undefined,
-  escape: boolean,
+  mayNeedEscaping: boolean,
   tokens: Tokens,
   part: TokenPart,
   req: IncomingMessage,
@@ -135,7 +135,7 @@ function renderBuiltin(
   }
   if (typeof value === 'string') {
     if (value === '') return '-';
-    return escape ? escapeLogField(value) : value;
+    return mayNeedEscaping ? escapeLogField(value) : value;
   }
   // undefined, or a number (a Content-Length set as one): concatenated as morgan does.
   // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
