@@ -8,7 +8,8 @@ import { compile, tokenNamesOf } from './compile.js';
 import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
 import { guardStreamErrors } from './stream.js';
 import {
-  arrivalTime,
+  arrive,
+  countLogger,
   Exchange,
   enter,
   frameworkIp,
@@ -239,11 +240,12 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     }
   }
 
+  countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
     const exchange = new Exchange(
       req,
       res,
-      needs.arrival ? arrivalTime() : 0,
+      arrive(req, needs.arrival),
       needs.address ? frameworkIp(req) || socketAddress(req) : undefined,
     );
     if (immediate) {
