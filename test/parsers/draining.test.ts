@@ -84,4 +84,22 @@ describe('after an error the rest of the body', () => {
       await server.nextOutcome();
     });
   });
+
+  it('is not read past the byte bound even when it ends: a fast client gets its answer and a closed connection', async () => {
+    // 2 MiB sent at once and properly ended: only the byte bound (not the time bound) can stop
+    // the reading, and the connection is then closed instead of kept for another request.
+    await withServer(parsers.text({ limit: 10 }), async (server) => {
+      const head = rawHead('POST', '/', {
+        'Content-Type': 'text/plain',
+        'Transfer-Encoding': 'chunked',
+      });
+      const piece = Buffer.from(`10000\r\n${'x'.repeat(0x10000)}\r\n`);
+      const pieces = [head, ...Array(32).fill(piece), '0\r\n\r\n'];
+      const reply = await sendRaw(server, pieces, { timeoutMs: 5000 });
+      assert.equal(reply.status, 413);
+      assert.match(reply.raw, /connection: close/i);
+      assert.equal(reply.ended, 'closed');
+      await server.nextOutcome();
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import { parsers } from '../../src/index.js';
 import { rawHead, sendRaw } from '../helpers/index.js';
-import { assertError, exchange, withServer } from '../helpers/parsers.js';
+import { assertBody, assertError, exchange, withServer } from '../helpers/parsers.js';
 
 describe('the size limit', () => {
   it('refuses an over-limit Content-Length before reading the body', async () => {
@@ -79,4 +79,33 @@ describe('the size limit', () => {
     );
     assert.equal(result.reply.status, 200);
   });
+
+  // The streaming count is the only check for bodies without a Content-Length (chunked) and for
+  // encoded ones (the Content-Length counts compressed bytes): its boundary is tested for both.
+  const streamed: Record<
+    string,
+    (body: string) => { body: Buffer | string[]; headers: Record<string, string> }
+  > = {
+    chunked: (body) => ({
+      body: [body.slice(0, 60), body.slice(60)],
+      headers: { 'transfer-encoding': 'chunked' },
+    }),
+    gzip: (body) => ({ body: zlib.gzipSync(body), headers: { 'content-encoding': 'gzip' } }),
+  };
+  for (const [name, encode] of Object.entries(streamed)) {
+    it(`accepts a ${name} body of exactly the limit`, async () => {
+      const { body, headers } = encode('c'.repeat(100));
+      const result = await exchange(parsers.text({ limit: 100 }), 'text/plain', body, headers);
+      assertBody(result, 'c'.repeat(100));
+    });
+
+    it(`refuses a ${name} body one byte over the limit`, async () => {
+      const { body, headers } = encode('c'.repeat(101));
+      const result = await exchange(parsers.text({ limit: 100 }), 'text/plain', body, headers);
+      assertError(result, 413, 'entity.too.large', 'request entity too large', {
+        limit: 100,
+        received: 101,
+      });
+    });
+  }
 });
