@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import { pathToFileURL } from 'node:url';
-import type { Middleware, Outcome, TestServer } from './server.js';
+import type { Middleware } from './server.js';
 
 /** The public API the hostile suite attacks. */
 export type Subject = typeof import('../../src/index.js');
@@ -192,17 +192,6 @@ export function listenerProbe(): ListenerProbe {
     },
   };
   return probe;
-}
-
-/** The next outcome of `server`, or a failure if none comes within `ms` (next never called). */
-export function outcomeWithin(server: TestServer, ms: number): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no outcome within ${ms} ms`)), ms);
-    server.nextOutcome().then((outcome) => {
-      clearTimeout(timer);
-      resolve(outcome);
-    }, reject);
-  });
 }
 
 export interface ChildResult {

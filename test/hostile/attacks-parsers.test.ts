@@ -7,7 +7,6 @@ import {
   documentedTypes,
   listenerProbe,
   loadSubject,
-  outcomeWithin,
   prototypeSnapshot,
   type Subject,
   timed,
@@ -498,7 +497,7 @@ describe('lying Content-Length and broken clients', () => {
         ),
       );
       assert.equal(reply.status, 413, 'answered before the announced body arrived');
-      const outcome = await outcomeWithin(server, 500);
+      const outcome = await server.nextOutcome(500);
       assertHttpError(outcome.error, documented, { status: 413, type: 'entity.too.large' });
       assert.ok(ms < 1500, `took ${ms} ms`);
     } finally {

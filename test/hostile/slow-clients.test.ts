@@ -7,7 +7,6 @@ import {
   documentedTypes,
   listenerProbe,
   loadSubject,
-  outcomeWithin,
   type Subject,
   timed,
   watchUncaught,
@@ -49,7 +48,7 @@ const jsonHead = (length: number) =>
 async function assertStillServing(server: TestServer, type = 'application/json'): Promise<void> {
   const reply = await send(server, { headers: { 'content-type': type }, body: '{"still":1}' });
   assert.equal(reply.status, 200, reply.text);
-  const outcome = await outcomeWithin(server, 1000);
+  const outcome = await server.nextOutcome(1000);
   assert.equal(outcome.nextCalls, 1);
   assert.equal(outcome.error, undefined);
 }
@@ -72,11 +71,11 @@ describe('a client that sends one byte every 200 ms', () => {
         assert.equal(reply.status, 200);
         assert.ok(ms < 1000, `fast request ${i} took ${ms} ms`);
         // Outcomes arrive in completion order: the fast ones come before the slow one.
-        assert.deepEqual((await outcomeWithin(server, 1000)).body, { fast: i });
+        assert.deepEqual((await server.nextOutcome(1000)).body, { fast: i });
       }
       const slowReply = await slow;
       assert.equal(slowReply.status, 200);
-      const outcome = await outcomeWithin(server, 1000);
+      const outcome = await server.nextOutcome(1000);
       assert.deepEqual(outcome.body, { slow: 1 });
       assert.equal(outcome.nextCalls, 1);
     } finally {
@@ -124,7 +123,7 @@ describe('a client that aborts mid-body', () => {
       });
       try {
         await sendRaw(server, [jsonHead(100), '{"a":"half'], { abort: true, delayMs: 30 });
-        const outcome = await outcomeWithin(server, 1000);
+        const outcome = await server.nextOutcome(1000);
         assert.equal(outcome.nextCalls, 1);
         assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
         const err = outcome.error as { received?: unknown; expected?: unknown };
@@ -157,7 +156,7 @@ describe('a client that aborts mid-body', () => {
         ],
         { abort: true, delayMs: 30 },
       );
-      const outcome = await outcomeWithin(server, 1000);
+      const outcome = await server.nextOutcome(1000);
       assert.equal(outcome.nextCalls, 1);
       assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
       await new Promise((r) => setTimeout(r, 50));
@@ -180,7 +179,7 @@ describe('a client that aborts mid-body', () => {
         ],
         { abort: true, delayMs: 30 },
       );
-      const outcome = await outcomeWithin(server, 1000);
+      const outcome = await server.nextOutcome(1000);
       assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
       await assertStillServing(server, 'text/plain');
     } finally {
@@ -197,7 +196,7 @@ describe('a client that lies in Content-Length', () => {
         rawHead('POST', '/', { 'content-type': 'text/plain', 'content-length': 5 }),
         'hello, and then some bytes that belong to no request',
       ]);
-      const outcome = await outcomeWithin(server, 1000);
+      const outcome = await server.nextOutcome(1000);
       assert.equal(outcome.body, 'hello');
       assert.equal(outcome.nextCalls, 1);
       // The bytes after the declared length are a malformed next request: Node answers it 400
@@ -215,7 +214,7 @@ describe('a client that lies in Content-Length', () => {
       const reply = await sendRaw(server, [jsonHead(50), '{"a":1}'], { timeoutMs: 300 });
       assert.equal(reply.ended, 'timeout', 'no answer while the body is still owed');
       // sendRaw destroyed the socket when it stopped waiting.
-      const outcome = await outcomeWithin(server, 1000);
+      const outcome = await server.nextOutcome(1000);
       assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
       assert.equal(outcome.nextCalls, 1);
       await assertStillServing(server);
@@ -236,7 +235,7 @@ describe('a client that lies in Content-Length', () => {
       );
       assert.equal(reply.status, 413);
       assert.ok(ms < 1500, `took ${ms} ms`);
-      const outcome = await outcomeWithin(server, 1000);
+      const outcome = await server.nextOutcome(1000);
       assertHttpError(outcome.error, documented, { status: 413, type: 'entity.too.large' });
       await assertStillServing(server, 'text/plain');
     } finally {
@@ -257,7 +256,7 @@ describe('a client that closes right after the headers', () => {
           abort: true,
           delayMs: 20,
         });
-        const outcome = await outcomeWithin(server, 1000);
+        const outcome = await server.nextOutcome(1000);
         assert.equal(outcome.nextCalls, 1);
         assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
         await assertStillServing(server, 'x/y');
