@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fc from 'fast-check';
 import { loadSubject, quotedFields, type Subject, watchUncaught } from '../helpers/hostile.js';
 import {
   captureLines,
@@ -10,6 +9,7 @@ import {
   startServer,
   type TestServer,
 } from '../helpers/index.js';
+import { fc } from '../helpers/properties.js';
 
 // Properties of the logger through a real server: whatever a client puts in the URL, the
 // headers and the Basic-auth user name, and whatever a custom token returns, each request

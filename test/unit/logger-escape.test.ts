@@ -1,9 +1,9 @@
 // escapeLogField: the rule of COMPAT.md, and the same output as morgan 1.12.1 for any string.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import morgan from 'morgan';
 import { escapeLogField } from '../../src/logger/escape.js';
+import { fc } from '../helpers/properties.js';
 
 // morgan keeps its tokens on the morgan function, wrapped with its own escaping.
 morgan.token('echo-for-escape-test', (_req, _res, value) => value as string);
