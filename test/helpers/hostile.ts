@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
+import { after, before } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Middleware } from './server.js';
 
@@ -24,7 +25,10 @@ export async function loadSubject(): Promise<Subject> {
   return import('../../src/index.js');
 }
 
-/** The error types body-parser users already match on (COMPAT.md, spec/parsers.md). */
+/**
+ * The error types body-parser 2.4.0 gives its users to match on (`err.type`), which an
+ * implementation under test must keep, whatever its own registry adds.
+ */
 const knownTypes = [
   'encoding.unsupported',
   'entity.parse.failed',
@@ -111,6 +115,51 @@ export function watchUncaught(): { readonly errors: unknown[]; take(): unknown[]
       process.off('uncaughtException', onError);
       process.off('unhandledRejection', onError);
     },
+  };
+}
+
+/** What every hostile test file needs: set up by `hostileSetup`. */
+export interface HostileSetup {
+  /** The implementation under test (readable in tests and hooks, once loaded). */
+  readonly subject: Subject;
+  /** Its documented error types. */
+  readonly documented: ReadonlySet<string>;
+  /** Uncaught exceptions and unhandled rejections seen while the file runs. */
+  readonly uncaught: ReturnType<typeof watchUncaught>;
+  /**
+   * Settles once the subject is loaded. Tests may read it without waiting; a file's own
+   * top-level `before` hook must await this first (Node 20 does not wait for one top-level
+   * hook before it starts the next).
+   */
+  readonly ready: Promise<void>;
+}
+
+/**
+ * The set-up every hostile test file shares, called once at its top: the subject and its
+ * documented error types are loaded before the file's tests, and uncaught exceptions are
+ * watched until it ends.
+ */
+export function hostileSetup(): HostileSetup {
+  const uncaught = watchUncaught();
+  let loaded: { subject: Subject; documented: ReadonlySet<string> } | undefined;
+  const ready = loadSubject().then((subject) => {
+    loaded = { subject, documented: documentedTypes(subject) };
+  });
+  before(() => ready);
+  after(() => uncaught.stop());
+  const get = () => {
+    if (loaded === undefined) throw new Error('hostileSetup: the subject is read before it loaded');
+    return loaded;
+  };
+  return {
+    get subject() {
+      return get().subject;
+    },
+    get documented() {
+      return get().documented;
+    },
+    uncaught,
+    ready,
   };
 }
 

@@ -6,18 +6,18 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { lastJson, loadSubject, runChild, type Subject } from '../helpers/hostile.js';
+import { hostileSetup, lastJson, runChild } from '../helpers/hostile.js';
 import { startServer } from '../helpers/index.js';
+
+const hostile = hostileSetup();
 
 // The logger under load: every request gives exactly one intact line, none torn or lost,
 // from one process or four cluster workers sharing a file; and `immediate` lines reach the
 // stream before a crash that follows the request's arrival.
 
-let subject: Subject;
 let dir: string;
 
 before(async () => {
-  subject = await loadSubject();
   dir = mkdtempSync(join(tmpdir(), 'httpware-load-'));
 });
 
@@ -32,7 +32,7 @@ describe('10,000 requests logged to a file', () => {
     const file = join(dir, 'single.log');
     const stream = createWriteStream(file, { flags: 'a' });
     const server = await startServer({
-      middleware: [subject.logger(':method :url :status', { stream })],
+      middleware: [hostile.subject.logger(':method :url :status', { stream })],
       handler: (_req, res) => res.end('ok'),
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });

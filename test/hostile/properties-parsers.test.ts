@@ -7,12 +7,10 @@ import {
   activeResources,
   assertHttpError,
   assertResourcesSettle,
-  documentedTypes,
+  hostileSetup,
   listenerProbe,
-  loadSubject,
   plain,
   type Subject,
-  watchUncaught,
 } from '../helpers/hostile.js';
 import {
   type Middleware,
@@ -23,6 +21,8 @@ import {
   type TestServer,
 } from '../helpers/index.js';
 import { fc } from '../helpers/properties.js';
+
+const hostile = hostileSetup();
 
 // Properties of the parsers through a real server. For any request (body, content type,
 // charset, encoding valid or corrupt, Content-Length true or lying, chunking, abort point):
@@ -44,19 +44,6 @@ interface Record_ {
   error: unknown;
   body: unknown;
 }
-
-let subject: Subject;
-let documented: ReadonlySet<string>;
-const uncaught = watchUncaught();
-
-before(async () => {
-  subject = await loadSubject();
-  documented = documentedTypes(subject);
-});
-
-after(() => {
-  uncaught.stop();
-});
 
 /**
  * Wraps a parser so each request's outcome is kept under its `x-id` header: robust to the
@@ -160,10 +147,10 @@ describe('any request', () => {
   before(async () => {
     baseline = activeResources();
     mounted = {
-      json: recording(subject.parsers.json({ verify: () => {} }), records),
-      raw: recording(subject.parsers.raw(), records),
-      text: recording(subject.parsers.text({ limit: 200 }), records),
-      urlencoded: recording(subject.parsers.urlencoded({ extended: true }), records),
+      json: recording(hostile.subject.parsers.json({ verify: () => {} }), records),
+      raw: recording(hostile.subject.parsers.raw(), records),
+      text: recording(hostile.subject.parsers.text({ limit: 200 }), records),
+      urlencoded: recording(hostile.subject.parsers.urlencoded({ extended: true }), records),
     };
     // One server; the path picks the parser.
     const route: Middleware = (req, res, next) => {
@@ -257,8 +244,8 @@ describe('any request', () => {
         if (!abort) assert.notEqual(reply.ended, 'timeout', 'the server answered');
         const record = await recordOf(records, id);
         assert.equal(record.calls, 1, 'next called exactly once');
-        if (record.error !== undefined) assertHttpError(record.error, documented);
-        assert.deepEqual(uncaught.take(), [], 'no uncaught exception');
+        if (record.error !== undefined) assertHttpError(record.error, hostile.documented);
+        assert.deepEqual(hostile.uncaught.take(), [], 'no uncaught exception');
       }),
       { numRuns: 400 },
     );
@@ -289,7 +276,9 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
   ): Promise<void> {
     const oursRecords = new Map<string, Record_>();
     const theirsRecords = new Map<string, Record_>();
-    const ours = await startServer({ middleware: [recording(make(subject.parsers), oursRecords)] });
+    const ours = await startServer({
+      middleware: [recording(make(hostile.subject.parsers), oursRecords)],
+    });
     const theirs = await startServer({
       middleware: [recording(make(bodyParser), theirsRecords)],
     });
@@ -308,7 +297,7 @@ describe('valid input: req.body is what body-parser 2.4.0 gives', () => {
           assert.equal(a.calls, 1);
           if (b.error !== undefined) {
             const be = b.error as { status: number; type: string };
-            assertHttpError(a.error, documented, { status: be.status, type: be.type });
+            assertHttpError(a.error, hostile.documented, { status: be.status, type: be.type });
           } else {
             assert.equal(a.error, undefined, `${label}: ${String(a.error)}`);
             assert.deepStrictEqual(plain(a.body), plain(b.body), label);

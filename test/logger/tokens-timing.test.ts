@@ -66,8 +66,9 @@ describe('timing tokens on the real clock', () => {
     });
     const [responseTime, totalTime] = line.split(' ').map(Number);
     assert.ok(responseTime !== undefined && totalTime !== undefined);
-    assert.ok(responseTime < 25, `response-time ${responseTime} excludes the body`);
-    assert.ok(totalTime >= 25, `total-time ${totalTime} includes the body`);
+    // The 30 ms between head and end are in :total-time only (timers may fire a little early),
+    // whatever the machine's speed: both are read on the same clock.
+    assert.ok(totalTime - responseTime >= 25, `${responseTime} ms, then ${totalTime} ms`);
   });
 
   it('an out-of-range digits argument gives -', async () => {

@@ -1,4 +1,6 @@
-// Every attack on body parsers listed in COMPAT.md, each a named test.
+// Attacks that have hit body parsers (deep or sparse qs keys, parameter floods, prototype keys,
+// decompression bombs, lying or aborting clients, Content-Type confusion, UTF-7 smuggling), each
+// a named test of the defence.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import zlib from 'node:zlib';
