@@ -68,6 +68,7 @@ function runTests(dir, tests) {
       env: { ...process.env, TEST_TIMEOUT_MS: '20000', NODE_TEST_CONTEXT: undefined },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running = child;
     let output = '';
     let failed = null;
     const onOutput = (chunk) => {
@@ -83,6 +84,7 @@ function runTests(dir, tests) {
     child.stdout.on('data', onOutput);
     child.stderr.on('data', onOutput);
     child.on('close', (code) => {
+      running = null;
       if (failed === null && code !== 0) failed = `exit code ${code}`;
       resolve(failed);
     });
@@ -97,6 +99,19 @@ if (checkOnly) {
 }
 
 const dir = scratchCopy();
+// Interrupted: stop the test run under way and remove the scratch copy.
+let running = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (running !== null) {
+      try {
+        process.kill(-running.pid, 'SIGKILL');
+      } catch {}
+    }
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 // The tests must pass on the unchanged code, or every mutant would look killed.
 if (!args.includes('--no-baseline')) {
   const everyTest = [...new Set(chosen.flatMap((m) => m.tests))];

@@ -302,6 +302,21 @@ export function lastJson<T>(result: ChildResult): T {
   }
 }
 
+/**
+ * Asserts that an attack took at most `factor` times its baseline: the same work done with
+ * benign input of the same size, measured in the same test, so on this machine under its
+ * load at this moment (a short baseline counts as 5 ms, below which timings are noise). A
+ * defence that gave way (quadratic or exponential work, waiting for a client) costs hundreds
+ * of times its baseline; a loaded machine slows attack and baseline alike.
+ */
+export function assertWithinBaseline(ms: number, baselineMs: number, label: string, factor = 20) {
+  const bound = factor * Math.max(baselineMs, 5);
+  assert.ok(
+    ms <= bound,
+    `${label}: ${ms.toFixed(0)} ms, over ${factor} x the ${baselineMs.toFixed(0)} ms baseline`,
+  );
+}
+
 /** Milliseconds an async function took. */
 export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = process.hrtime.bigint();

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import {
   assertHttpError,
   assertResourcesSettle,
+  assertWithinBaseline,
   hostileSetup,
   listenerProbe,
   prototypeSnapshot,
@@ -47,6 +48,22 @@ async function exchange(
   }
 }
 
+/**
+ * The time of the same exchange with a benign body (the median of three, for less noise): the
+ * baseline an attack is measured against.
+ */
+async function baseline(middleware: Middleware, request: SendOptions): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) times.push((await exchange(middleware, request)).ms);
+  return times.sort((a, b) => a - b)[1] as number;
+}
+
+/** A form body of `length` bytes that is one plain parameter: linear work for any parser. */
+const plainForm = (length: number) => `a=${'b'.repeat(Math.max(0, length - 2))}`;
+/** A form body of `count` distinct parameters. */
+const distinctKeys = (count: number, value = 'x') =>
+  Array.from({ length: count }, (_, i) => `k${i}=${value}`).join('&');
+
 /** A server that must keep answering after an attack: a plain JSON request still works. */
 async function assertStillServing(server: TestServer): Promise<void> {
   const reply = await send(server, {
@@ -86,30 +103,28 @@ const pristine: Record<string, unknown> = {
 const json = { 'content-type': 'application/json' };
 
 describe('deeply nested extended urlencoded keys', () => {
-  test('a 5,000-deep a[b][b]... key answers 400 querystring.parse.rangeError within 500 ms', async () => {
+  test('a 5,000-deep a[b][b]... key answers 400 querystring.parse.rangeError, as fast as a flat body', async () => {
     const body = `a${'[b]'.repeat(5000)}=x`;
-    const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true }), {
-      headers: form,
-      body,
-    });
+    const parser = hostile.subject.parsers.urlencoded({ extended: true });
+    const base = await baseline(parser, { headers: form, body: plainForm(body.length) });
+    const r = await exchange(parser, { headers: form, body });
     assertHttpError(r.outcome.error, hostile.documented, {
       status: 400,
       type: 'querystring.parse.rangeError',
     });
-    assert.ok(r.ms < 500, `took ${r.ms} ms`);
+    assertWithinBaseline(r.ms, base, 'depth 5,000');
   });
 
-  test('a 300,000-deep key under a 1mb limit answers 400 within 1 s', async () => {
+  test('a 300,000-deep key under a 1mb limit answers 400, as fast as a flat body', async () => {
     const body = `a${'[b]'.repeat(300_000)}=x`;
-    const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true, limit: '1mb' }), {
-      headers: form,
-      body,
-    });
+    const parser = hostile.subject.parsers.urlencoded({ extended: true, limit: '1mb' });
+    const base = await baseline(parser, { headers: form, body: plainForm(body.length) });
+    const r = await exchange(parser, { headers: form, body });
     assertHttpError(r.outcome.error, hostile.documented, {
       status: 400,
       type: 'querystring.parse.rangeError',
     });
-    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    assertWithinBaseline(r.ms, base, 'depth 300,000');
   });
 
   test('nesting within the depth still parses (32 levels by default)', async () => {
@@ -128,17 +143,16 @@ describe('deeply nested extended urlencoded keys', () => {
 
 describe('a huge &&&& body', () => {
   for (const extended of [false, true]) {
-    test(`10 MB of "&" (extended: ${extended}) answers 413 parameters.too.many within 1 s`, async () => {
+    test(`10 MB of "&" (extended: ${extended}) answers 413 parameters.too.many, as fast as one 10 MB parameter`, async () => {
       const body = '&'.repeat(10 * 1024 * 1024);
-      const r = await exchange(hostile.subject.parsers.urlencoded({ extended, limit: '20mb' }), {
-        headers: form,
-        body,
-      });
+      const parser = hostile.subject.parsers.urlencoded({ extended, limit: '20mb' });
+      const base = await baseline(parser, { headers: form, body: plainForm(body.length) });
+      const r = await exchange(parser, { headers: form, body });
       assertHttpError(r.outcome.error, hostile.documented, {
         status: 413,
         type: 'parameters.too.many',
       });
-      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      assertWithinBaseline(r.ms, base, '10 MB of &');
     });
   }
 
@@ -153,16 +167,15 @@ describe('a huge &&&& body', () => {
 });
 
 describe('sparse, enormous and repeated array indices', () => {
-  test('a[999999999]=x gives a small object, not a billion-slot array, within 500 ms', async () => {
-    const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true }), {
-      headers: form,
-      body: 'a[999999999]=x',
-    });
+  test('a[999999999]=x gives a small object, not a billion-slot array, as fast as a[b]=x', async () => {
+    const parser = hostile.subject.parsers.urlencoded({ extended: true });
+    const base = await baseline(parser, { headers: form, body: 'a[b]=x' });
+    const r = await exchange(parser, { headers: form, body: 'a[999999999]=x' });
     assert.equal(r.outcome.error, undefined);
     const body = r.outcome.body as { a: unknown };
     assert.ok(!Array.isArray(body.a), 'a is not an array');
     assert.deepEqual({ ...(body.a as object) }, { '999999999': 'x' });
-    assert.ok(r.ms < 500, `took ${r.ms} ms`);
+    assertWithinBaseline(r.ms, base, 'a[999999999]');
   });
 
   test('a[0]=x&a[100000000]=y does not allocate a sparse array', async () => {
@@ -176,13 +189,16 @@ describe('sparse, enormous and repeated array indices', () => {
     assert.ok(JSON.stringify(r.outcome.body).length < 100);
   });
 
-  test('a[]= repeated 20,000 times (parameterLimit raised) stays bounded by the parameter count within 1 s', async () => {
+  test('a[]= repeated 20,000 times (parameterLimit raised) stays bounded by the parameter count, as fast as 20,000 keys', async () => {
     const body = 'a[]=x&'.repeat(20_000).slice(0, -1);
-    const r = await exchange(
-      hostile.subject.parsers.urlencoded({ extended: true, parameterLimit: 100_000, limit: '1mb' }),
-      { headers: form, body },
-    );
-    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    const parser = hostile.subject.parsers.urlencoded({
+      extended: true,
+      parameterLimit: 100_000,
+      limit: '1mb',
+    });
+    const base = await baseline(parser, { headers: form, body: distinctKeys(20_000) });
+    const r = await exchange(parser, { headers: form, body });
+    assertWithinBaseline(r.ms, base, 'a[]= x 20,000');
     if (r.outcome.error !== undefined) {
       assertHttpError(r.outcome.error, hostile.documented, { status: 413 });
       return;
@@ -193,18 +209,14 @@ describe('sparse, enormous and repeated array indices', () => {
   });
 
   for (const extended of [false, true]) {
-    test(`a key repeated 20,000 times in 40 kB (parameterLimit raised, extended: ${extended}) is answered within 1 s`, async () => {
+    test(`a key repeated 20,000 times in 40 kB (parameterLimit raised, extended: ${extended}) is answered as fast as 20,000 keys`, async () => {
       // "a&a&a&...": two bytes per parameter, each one more value for the same key. Within the
       // default 100kb limit an attacker fits 51,000 of them; 20,000 keep a failure short.
       const body = 'a&'.repeat(20_000).slice(0, -1);
-      const r = await exchange(
-        hostile.subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 }),
-        {
-          headers: form,
-          body,
-        },
-      );
-      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      const parser = hostile.subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 });
+      const base = await baseline(parser, { headers: form, body: distinctKeys(20_000, '') });
+      const r = await exchange(parser, { headers: form, body });
+      assertWithinBaseline(r.ms, base, 'a& x 20,000');
       if (r.outcome.error !== undefined)
         assertHttpError(r.outcome.error, hostile.documented, { status: 413 });
     });
@@ -346,11 +358,24 @@ const bombs: Record<string, () => Buffer> = {
     }),
 };
 
+const compressors: Record<string, (body: Buffer) => Buffer> = {
+  gzip: (body) => zlib.gzipSync(body),
+  deflate: (body) => zlib.deflateSync(body),
+  br: (body) => zlib.brotliCompressSync(body),
+};
+
 describe('decompression bomb', () => {
   for (const [encoding, make] of Object.entries(bombs)) {
-    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large within 1 s`, async () => {
+    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large, as fast as a body at the limit`, async () => {
       const body = make();
-      const r = await exchange(hostile.subject.parsers.json(), {
+      const parser = hostile.subject.parsers.json();
+      // The baseline inflates as much as the limit lets the bomb inflate: 100 kB.
+      const atLimit = compressors[encoding]!(Buffer.from(`{"a":"${' '.repeat(100 * 1024 - 8)}"}`));
+      const base = await baseline(parser, {
+        headers: { ...json, 'content-encoding': encoding },
+        body: atLimit,
+      });
+      const r = await exchange(parser, {
         headers: { ...json, 'content-encoding': encoding },
         body,
       });
@@ -358,7 +383,7 @@ describe('decompression bomb', () => {
         status: 413,
         type: 'entity.too.large',
       });
-      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      assertWithinBaseline(r.ms, base, `${encoding} bomb`);
     });
   }
 
@@ -491,17 +516,14 @@ describe('lying Content-Length and broken clients', () => {
     const server = await startServer({ middleware: [hostile.subject.parsers.json()] });
     try {
       // The head alone announces 10 GB; nothing after it. The answer must not wait for it.
-      const { value: reply, ms } = await timed(() =>
-        sendRaw(
-          server,
-          [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1e10 })],
-          { timeoutMs: 1500 },
-        ),
+      const reply = await sendRaw(
+        server,
+        [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1e10 })],
+        { timeoutMs: 1500 },
       );
       assert.equal(reply.status, 413, 'answered before the announced body arrived');
       const outcome = await server.nextOutcome(500);
       assertHttpError(outcome.error, hostile.documented, { status: 413, type: 'entity.too.large' });
-      assert.ok(ms < 1500, `took ${ms} ms`);
     } finally {
       await server.close();
     }
@@ -580,17 +602,22 @@ describe('content-type confusion', () => {
     'alternating tokens and blanks': `application/json; charset=${'a '.repeat(long / 2)}`,
   };
   for (const parser of ['json', 'text', 'urlencoded', 'raw'] as const) {
-    test(`${parser}: content-type headers of 15 kB crafted for regex backtracking are answered within 1 s each (a backtracking regex takes far longer)`, async () => {
+    test(`${parser}: content-type headers of 15 kB crafted for regex backtracking are answered about as fast as an ordinary one (a backtracking regex takes far longer)`, async () => {
       const server = await startServer({ middleware: [hostile.subject.parsers[parser]()] });
       try {
         for (const [name, type] of Object.entries(crafted)) {
+          // The baseline: the same request with an ordinary Content-Type, just before.
+          const plain = await timed(() =>
+            send(server, { headers: { 'content-type': 'application/json' }, body: '{"a":1}' }),
+          );
+          await server.nextOutcome();
           const { ms } = await timed(() =>
             send(server, { headers: { 'content-type': type }, body: '{"a":1}' }),
           );
           const outcome = await server.nextOutcome();
           assert.equal(outcome.nextCalls, 1, name);
           if (outcome.error !== undefined) assertHttpError(outcome.error, hostile.documented);
-          assert.ok(ms < 1000, `${name}: ${ms} ms`);
+          assertWithinBaseline(ms, plain.ms, name);
         }
       } finally {
         await server.close();

@@ -28,7 +28,7 @@ after(() => {
 const REQUESTS = 10_000;
 
 describe('10,000 requests logged to a file', () => {
-  test('give exactly one intact line each, in a few seconds over keep-alive', async () => {
+  test('give exactly one intact line each over keep-alive (its time is measured by the soak)', async () => {
     const file = join(dir, 'single.log');
     const stream = createWriteStream(file, { flags: 'a' });
     const server = await startServer({
@@ -36,7 +36,6 @@ describe('10,000 requests logged to a file', () => {
       handler: (_req, res) => res.end('ok'),
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-    const started = Date.now();
     try {
       let next = 0;
       const worker = async () => {
@@ -57,7 +56,6 @@ describe('10,000 requests logged to a file', () => {
       agent.destroy();
       await server.close();
     }
-    const ms = Date.now() - started;
     stream.end();
     await once(stream, 'close');
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -70,7 +68,6 @@ describe('10,000 requests logged to a file', () => {
       ids.add(Number(m[1]));
     }
     assert.equal(ids.size, REQUESTS, 'one line per request, none lost or doubled');
-    assert.ok(ms < 30_000, `${REQUESTS} requests took ${ms} ms`);
   });
 });
 

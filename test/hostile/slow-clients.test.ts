@@ -6,7 +6,6 @@ import {
   assertResourcesSettle,
   hostileSetup,
   listenerProbe,
-  timed,
 } from '../helpers/hostile.js';
 import {
   frameworks,
@@ -40,7 +39,7 @@ async function assertStillServing(server: TestServer, type = 'application/json')
 }
 
 describe('a client that sends one byte every 200 ms', () => {
-  test('does not delay 20 other clients (each answered within 1 s, while the slow one takes seconds), and is parsed in the end', async () => {
+  test('does not delay 20 other clients (all answered while the slow one is still sending), and is parsed in the end', async () => {
     const server = await startServer({ middleware: [hostile.subject.parsers.json()] });
     try {
       const body = '{"slow":1}';
@@ -51,11 +50,11 @@ describe('a client that sends one byte every 200 ms', () => {
       // Let the slow client get its head and first bytes in.
       await new Promise((r) => setTimeout(r, 250));
       for (let i = 0; i < 20; i++) {
-        const { value: reply, ms } = await timed(() =>
-          send(server, { headers: { 'content-type': 'application/json' }, body: `{"fast":${i}}` }),
-        );
+        const reply = await send(server, {
+          headers: { 'content-type': 'application/json' },
+          body: `{"fast":${i}}`,
+        });
         assert.equal(reply.status, 200);
-        assert.ok(ms < 1000, `fast request ${i} took ${ms} ms`);
         // Outcomes arrive in completion order: the fast ones come before the slow one.
         assert.deepEqual((await server.nextOutcome(1000)).body, { fast: i });
       }
@@ -82,14 +81,15 @@ describe('a client that sends one byte every 200 ms', () => {
         sendRaw(server, [head, ...body.split('')], { delayMs: 200, timeoutMs: 5000 }),
       );
       await new Promise((r) => setTimeout(r, 300));
-      const { value: reply, ms } = await timed(() =>
-        send(server, {
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'fast=1',
-        }),
-      );
+      let slowDone = 0;
+      for (const reply of slow) void reply.then(() => slowDone++);
+      const reply = await send(server, {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'fast=1',
+      });
       assert.equal(reply.status, 200);
-      assert.ok(ms < 1000, `took ${ms} ms`);
+      // Each slow client takes 1.4 s to send its 7 bytes: the fast one came back before any.
+      assert.equal(slowDone, 0, 'the fast client was answered before the slow ones');
       const replies = await Promise.all(slow);
       for (const r of replies) assert.equal(r.status, 200);
     } finally {
@@ -217,15 +217,12 @@ describe('a client that lies in Content-Length', () => {
       middleware: [hostile.subject.parsers.text({ limit: '1kb' })],
     });
     try {
-      const { value: reply, ms } = await timed(() =>
-        sendRaw(
-          server,
-          [rawHead('POST', '/', { 'content-type': 'text/plain', 'content-length': 5000 }), 'abc'],
-          { timeoutMs: 1500 },
-        ),
+      const reply = await sendRaw(
+        server,
+        [rawHead('POST', '/', { 'content-type': 'text/plain', 'content-length': 5000 }), 'abc'],
+        { timeoutMs: 1500 },
       );
       assert.equal(reply.status, 413);
-      assert.ok(ms < 1500, `took ${ms} ms`);
       const outcome = await server.nextOutcome(1000);
       assertHttpError(outcome.error, hostile.documented, { status: 413, type: 'entity.too.large' });
       await assertStillServing(server, 'text/plain');

@@ -13,20 +13,18 @@ const FORM = 'application/x-www-form-urlencoded';
 const extended = () => parsers.urlencoded({ extended: true });
 
 describe('attacks on the parsers', () => {
-  it('deeply nested extended keys (a[b][b]... thousands deep) are refused quickly', async () => {
+  // How fast these are refused, against a benign body of the same size, is checked in
+  // test/hostile/attacks-parsers.test.ts.
+  it('deeply nested extended keys (a[b][b]... thousands deep) are refused', async () => {
     const body = `a${'[b]'.repeat(5000)}=x`;
-    const started = Date.now();
     const result = await exchange(extended(), FORM, body);
     assertError(result, 400, 'querystring.parse.rangeError', 'The input exceeded the depth');
-    assert.ok(Date.now() - started < 1000);
   });
 
   it('a huge &&&&... body is refused before any parameter is allocated', async () => {
     const body = '&'.repeat(90 * 1024);
-    const started = Date.now();
     const result = await exchange(extended(), FORM, body);
     assertError(result, 413, 'parameters.too.many', 'too many parameters');
-    assert.ok(Date.now() - started < 1000);
   });
 
   it('a sparse enormous array index (a[999999999]=x) does not allocate an array', async () => {
