@@ -120,12 +120,17 @@ export const mutants = [
     'function closeAfterResponse(res: ServerResponse): void {',
     'function closeAfterResponse(res: ServerResponse): void {\n  return;',
   ),
-  parsers(
-    'next: a second failure calls next again',
-    READ,
-    '    if (settled) return;\n    settled = true;\n    discard(',
-    '    settled = true;\n    discard(',
-  ),
+  {
+    ...parsers(
+      'next: a second failure calls next again',
+      READ,
+      '    if (settled) return;\n    settled = true;\n    discard(',
+      '    settled = true;\n    discard(',
+    ),
+    survives:
+      'equivalent: every path into fail() first removes the listeners that could call it again ' +
+      '(cleanup), so the settled guard is defence in depth that no request can reach',
+  },
   parsers(
     'next: a finished request is read again',
     READ,

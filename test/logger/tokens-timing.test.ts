@@ -57,6 +57,21 @@ for (const framework of frameworks) {
   });
 }
 
+describe('a second writeHead, which node:http refuses', () => {
+  it('changes neither :response-time nor the headers the line shows', async () => {
+    undo = fixTime(1.5);
+    const line = await lineFor('http', ':response-time :res[x-head]', (_req, res) => {
+      res.writeHead(200, { 'x-head': 'first' });
+      assert.throws(() => res.writeHead(500, { 'x-head': 'second' }), {
+        code: 'ERR_HTTP_HEADERS_SENT',
+      });
+      res.end();
+    });
+    // One clock reading at arrival and one at the first head: 1.5 ms apart.
+    assert.equal(line, '1.500 first');
+  });
+});
+
 describe('timing tokens on the real clock', () => {
   it(':response-time stops at the headers, :total-time at the end of the body', async () => {
     const line = await lineFor('http', ':response-time :total-time', (_req, res) => {
