@@ -41,22 +41,17 @@ const LOGGER_FIRST = {
   tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
   'basic-auth': ['test/unit/logger-basic-auth', 'test/logger/remote-user'],
 };
-const firstOf = (table, name) => table[name.split(':')[0]] ?? [];
 
-const parsers = (name, file, find, replace) => ({
+/** A family's mutant maker: its test files, the most telling ones for the mutant first. */
+const family = (first, all) => (name, file, find, replace) => ({
   name,
   file,
   find,
   replace,
-  tests: [...firstOf(PARSERS_FIRST, name), ...PARSERS],
+  tests: [...(first[name.split(':')[0]] ?? []), ...all],
 });
-const logger = (name, file, find, replace) => ({
-  name,
-  file,
-  find,
-  replace,
-  tests: [...firstOf(LOGGER_FIRST, name), ...LOGGER],
-});
+const parsers = family(PARSERS_FIRST, PARSERS);
+const logger = family(LOGGER_FIRST, LOGGER);
 
 export const mutants = [
   // The four that once survived every test.
