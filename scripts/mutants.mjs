@@ -35,7 +35,7 @@ const LOGGER_FIRST = {
   timing: ['test/logger/several-loggers', 'test/logger/tokens-timing', 'test/logger/remote-addr'],
   escape: ['test/unit/logger-escape', 'test/logger/escaping'],
   stream: ['test/logger/failures', 'test/logger/stream'],
-  done: ['test/logger/aborted-requests'],
+  done: ['test/logger/aborted-requests', 'test/logger/listeners'],
   skip: ['test/logger/failures'],
   format: ['test/logger/failures'],
   tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
@@ -67,8 +67,8 @@ export const mutants = [
   logger(
     'timing: the first logger keeps its start',
     TIMING,
-    '    arrival.startedAt = startedAt;',
-    '',
+    '  sharedArrivals.set(req, at);',
+    '  if (!sharedArrivals.has(req)) sharedArrivals.set(req, at);',
   ),
 
   // The read pipeline.
@@ -299,12 +299,17 @@ export const mutants = [
     'if (guarded.has(stream) || !isEmitter(stream)) return;',
     'return;',
   ),
-  logger('done: an aborted request is not logged', LOG, "  res.on('close', done);", ''),
+  logger(
+    'done: an aborted request is not logged',
+    LOG,
+    "    res.on('close', done);\n    return;",
+    "    res.on('finish', done);\n    return;",
+  ),
   logger(
     'done: listeners stay after the line',
     LOG,
-    "    res.removeListener('finish', done);\n    res.removeListener('close', done);",
-    '',
+    "      res.removeListener('close', done);\n      log(exchange);",
+    '      log(exchange);',
   ),
   logger('skip: a throwing skip throws', LOG, '        skipFailed(err);', '        throw err;'),
   logger(
@@ -322,14 +327,14 @@ export const mutants = [
   logger(
     'timing: the head is recorded every time',
     TIMING,
-    'if (watch !== undefined && !watch.written) {',
-    'if (watch !== undefined) {',
+    'if (!exchange.headWritten) {',
+    'if (true) {',
   ),
   logger(
     'timing: req.ip is not preferred',
-    TIMING,
-    'withAddress ? frameworkIp(req) || socketAddress(req) : undefined',
-    'withAddress ? socketAddress(req) : undefined',
+    LOG,
+    'needs.address ? frameworkIp(req) || socketAddress(req) : undefined',
+    'needs.address ? socketAddress(req) : undefined',
   ),
   logger(
     'tokens: an unknown token throws',
