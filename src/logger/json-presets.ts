@@ -7,7 +7,7 @@
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
 import type { ServerResponse } from 'node:http';
-import { declareFieldTokens } from './json.js';
+import { declareFieldTokens, lineDuration } from './json.js';
 import type { JsonFields } from './types.js';
 
 /** The ECS version whose field names the `ecs` preset uses. */
@@ -29,8 +29,8 @@ const level = declareFieldTokens((_tokens, _req, res) => levelOf(res), ['status'
 const message = declareFieldTokens(
   (tokens, req, res) => {
     const status = res.headersSent ? String(res.statusCode) : '(no response)';
-    const ms = tokens['total-time'](req, res, '1');
-    const time = ms === undefined ? '' : ` ${ms} ms`;
+    const ms = lineDuration(req, res);
+    const time = ms === undefined ? '' : ` ${ms.toFixed(1)} ms`;
     return `${tokens.method(req, res)} ${tokens.path(req, res)} ${status}${time}`;
   },
   ['method', 'path', 'status', 'total-time'],
@@ -38,9 +38,9 @@ const message = declareFieldTokens(
 
 /** ECS's `event.duration` is in nanoseconds. */
 const durationNs = declareFieldTokens(
-  (tokens, req, res) => {
-    const ms = tokens['total-time'](req, res, '6');
-    return ms === undefined ? undefined : Math.round(Number(ms) * 1e6);
+  (_tokens, req, res) => {
+    const ms = lineDuration(req, res);
+    return ms === undefined ? undefined : Math.round(ms * 1e6);
   },
   ['total-time'],
 );

@@ -15,6 +15,7 @@ import { declareTokenNames, type FormatPart, parseFormat, type TokenPart } from 
 import { DEFAULT_POLICY, type RedactPolicy } from './redact.js';
 import { rawTokensFor } from './redacting-registry.js';
 import { rawTokenRegistry, registryVersion } from './token-registry.js';
+import { totalTime } from './timing.js';
 import { builtinTokens } from './tokens.js';
 import type { FormatFn, JsonFieldFn, JsonFields, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
@@ -167,6 +168,35 @@ function conversionOf(part: TokenPart): ((value: unknown) => unknown) | undefine
   return NUMERIC_TOKENS[part.name];
 }
 
+/** Counts lines made, so that what a line reads several times is read once per line. */
+let lineSerial = 0;
+let durationSerial = -1;
+let durationValue: number | undefined;
+
+/**
+ * Milliseconds from the request's arrival until its line (made when the response is done),
+ * read once per line: `msg`, `duration_ms` and `event.duration` then agree exactly.
+ */
+export function lineDuration(req: Request, res: Response): number | undefined {
+  if (durationSerial !== lineSerial) {
+    durationSerial = lineSerial;
+    const ms = totalTime(req, res, '6');
+    durationValue = ms === undefined ? undefined : Number(ms);
+  }
+  return durationValue;
+}
+
+/** `:total-time[digits]` as a number, from the line's one reading. */
+function durationReader(arg: string | undefined): Reader {
+  // The digits are read as the text token reads them; outside 0..100 there is no value.
+  const digits = arg === undefined ? 3 : Math.trunc(Number(arg)) || 0;
+  if (digits < 0 || digits > 100) return () => undefined;
+  return (req, res) => {
+    const ms = lineDuration(req, res);
+    return ms === undefined ? undefined : Number(ms.toFixed(digits));
+  };
+}
+
 let isoMs = Number.NaN;
 let isoText = '';
 
@@ -189,6 +219,7 @@ function tokenReader(tokens: Tokens, part: TokenPart): Reader {
   const fn = (tokens as Record<string, Function>)[part.name] as Function;
   // The ISO date changes every millisecond, not every request: rendered once per millisecond.
   if (fn === builtinTokens.date && part.arg === 'iso') return isoNow;
+  if (fn === builtinTokens['total-time']) return durationReader(part.arg);
   const convert = conversionOf(part);
   const { arg } = part;
   const read: Reader =
@@ -392,9 +423,11 @@ function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean):
   };
   const format: FormatFn = objectMode
     ? function jsonObject(_tokens, req, res) {
+        lineSerial++;
         return current().value(req, res) ?? {};
       }
     : function jsonLine(_tokens, req, res) {
+        lineSerial++;
         return current().text(req, res) ?? '{}';
       };
   if (spec.tokenNames !== undefined) declareTokenNames(format, spec.tokenNames);
