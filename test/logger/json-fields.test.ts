@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { logger } from '../../src/logger/index.js';
-import { send } from '../helpers/index.js';
-import { fixTime, loggedServer } from '../helpers/logger.js';
 import { builtinTokens } from '../../src/logger/tokens.js';
 import type { JsonFields, TokenFn } from '../../src/logger/types.js';
+import { send } from '../helpers/index.js';
+import { fixTime, loggedServer } from '../helpers/logger.js';
 
 let undo: () => void = () => {};
 let warnings: Array<Error & { code?: string }> = [];
@@ -108,7 +108,9 @@ describe('logger.json fields', () => {
   });
 
   it('a built-in token replaced with logger.token is used, with its own type', async () => {
-    const server = await loggedServer((stream) => logger(logger.json({ m: ':method' }), { stream }));
+    const server = await loggedServer((stream) =>
+      logger(logger.json({ m: ':method' }), { stream }),
+    );
     try {
       logger.token('method', () => 7);
       await send(server);
