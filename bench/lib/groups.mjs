@@ -33,11 +33,14 @@ function target(id, text, value, op, limit, limitText) {
 
 export async function loggerInProcess(options, log) {
   const impls = options.httpware ? ['morgan', 'httpware'] : ['morgan'];
+  if (options.httpware && process.env.HTTPWARE_BENCH_BASE_ENTRY) impls.push('httpware-base');
   // A floor process per format, like every other variant: a floor shared by all the formats
   // would run six times as often as the rest and be better warmed than what it is compared to.
+  // The minimal logger only writes combined, so it runs only there.
+  const implsOf = (format) => (format === 'combined' ? [...impls, 'minimal'] : impls);
   const subgroups = Object.keys(LOGGER_FORMATS).map((format) => ({
     key: format,
-    variants: ['floor', ...impls].map((impl) => ({
+    variants: ['floor', ...implsOf(format)].map((impl) => ({
       key: `${impl}:${format}`,
       spec: { group: 'logger', impl, format },
     })),
@@ -47,25 +50,30 @@ export async function loggerInProcess(options, log) {
   const rows = [];
   const summary = { formats: {} };
   const overheadRatios = {};
+  let combinedXMinimal = Number.NaN;
   for (const format of Object.keys(LOGGER_FORMATS)) {
     const s = samples[format];
     const f = `floor:${format}`;
     const entry = { floor: { ns: absMedian(s, (r) => r[f].ns) } };
-    rows.push([format, 'floor', fmt.ns(entry.floor.ns), '-', fmt.x(1), '-', '-']);
-    for (const impl of impls) {
+    rows.push([format, 'floor', fmt.ns(entry.floor.ns), '-', fmt.x(1), '-', '-', '-']);
+    // Overhead of one variant over another's, per cycle: (a - floor) / (b - floor).
+    const overheadX = (k, other) =>
+      ratioSummary(s, (r) => (r[k].ns - r[f].ns) / (r[`${other}:${format}`].ns - r[f].ns));
+    for (const impl of implsOf(format)) {
       const k = `${impl}:${format}`;
       const ratio = ratioSummary(s, (r) => r[k].ns / r[f].ns);
       const overhead = absMedian(s, (r) => r[k].ns - r[f].ns);
-      let vsMorgan = null;
+      const vsMorgan = impl === 'morgan' ? null : overheadX(k, 'morgan');
+      const vsMinimal =
+        format === 'combined' && impl !== 'minimal' ? overheadX(k, 'minimal') : null;
       if (impl === 'httpware') {
-        vsMorgan = ratioSummary(
-          s,
-          (r) => (r[k].ns - r[f].ns) / (r[`morgan:${format}`].ns - r[f].ns),
-        );
         overheadRatios[format] = vsMorgan.value;
+        if (vsMinimal) combinedXMinimal = vsMinimal.value;
       }
       entry[impl] = { ns: absMedian(s, (r) => r[k].ns), overheadNs: overhead, xFloor: ratio.value };
       if (vsMorgan) entry[impl].overheadXMorgan = vsMorgan.value;
+      if (vsMinimal) entry[impl].overheadXMinimal = vsMinimal.value;
+      const spread = (x) => (x ? `${fmt.x(x.value)} [${fmt.spread(x)}]` : '-');
       rows.push([
         format,
         impl,
@@ -73,21 +81,44 @@ export async function loggerInProcess(options, log) {
         fmt.ns(overhead),
         fmt.x(ratio.value),
         fmt.spread(ratio),
-        vsMorgan ? `${fmt.x(vsMorgan.value)} [${fmt.spread(vsMorgan)}]` : '-',
+        spread(vsMorgan),
+        spread(vsMinimal),
       ]);
     }
     summary.formats[format] = entry;
   }
-  const gm = options.httpware ? geomean(PREDEFINED.map((f) => overheadRatios[f])) : Number.NaN;
+  // The issue's four: the three most used predefined formats and a short custom string.
+  const gm = options.httpware
+    ? geomean(['combined', 'dev', 'tiny', 'custom'].map((f) => overheadRatios[f]))
+    : Number.NaN;
   summary.overheadXMorganGeomean = gm;
+  summary.combinedOverheadXMinimal = combinedXMinimal;
   const targets = [
+    ...Object.keys(LOGGER_FORMATS).map((format) =>
+      target(
+        `logger.inproc.overhead-vs-morgan.${format}`,
+        `logger overhead / morgan overhead, ${format}`,
+        overheadRatios[format] ?? Number.NaN,
+        '<=',
+        0.4,
+        '<= 0.40',
+      ),
+    ),
     target(
       'logger.inproc.overhead-vs-morgan',
-      'logger overhead / morgan overhead, geometric mean of the predefined formats',
+      'logger overhead / morgan overhead, geometric mean of combined, dev, tiny, custom',
       gm,
       '<=',
-      1 / 3,
-      '<= 0.333',
+      0.33,
+      '<= 0.33',
+    ),
+    target(
+      'logger.inproc.combined-vs-minimal',
+      'logger combined overhead / minimal logger overhead',
+      combinedXMinimal,
+      '<=',
+      1.25,
+      '<= 1.25',
     ),
     target(
       'logger.inproc.combined-vs-floor',
@@ -110,6 +141,7 @@ export async function loggerInProcess(options, log) {
         'x floor',
         'x floor p25-p75',
         'overhead x morgan',
+        'overhead x minimal',
       ],
       rows,
     ),
@@ -178,6 +210,14 @@ export async function loggerLoopback(options, log) {
       '>=',
       0.85,
       '>= 0.85',
+    ),
+    target(
+      'logger.loopback.combined-cpu-vs-bare',
+      'logger combined server CPU per request / bare server CPU per request',
+      summary.httpware?.xCpu ?? Number.NaN,
+      '<=',
+      1.4,
+      '<= 1.40',
     ),
   ];
   return {

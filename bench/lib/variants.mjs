@@ -4,6 +4,7 @@
 
 import { createRequire } from 'node:module';
 import querystring from 'node:querystring';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { loadHttpware } from './httpware.mjs';
 
@@ -44,12 +45,21 @@ export async function loggerMiddleware({ impl, format }) {
       return (_req, _res, next) => next();
     case 'morgan':
       return require('morgan')(fmt, { stream: discard });
+    // The least work a correct combined line needs (a reference we were given): it always
+    // writes combined, so it is only compared in that format.
+    case 'minimal':
+      return require('./minimal-logger.cjs')(fmt, { stream: discard });
     case 'pino-http': {
       const pino = require('pino');
       return require('pino-http')({ logger: pino({}, discard) });
     }
     case 'httpware': {
       const { logger } = await loadHttpware();
+      return logger(fmt, { stream: discard });
+    }
+    // Another build side by side with this one (HTTPWARE_BENCH_BASE_ENTRY: its entries/index.mjs).
+    case 'httpware-base': {
+      const { logger } = await import(pathToFileURL(process.env.HTTPWARE_BENCH_BASE_ENTRY).href);
       return logger(fmt, { stream: discard });
     }
     default:

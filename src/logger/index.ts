@@ -12,8 +12,16 @@ import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './redact.js';
 import { tokensFor } from './redacting-registry.js';
 import { requestId } from './request-id.js';
 import { guardStreamErrors } from './stream.js';
-import { recordArrival, watchHead } from './timing.js';
-import { defineToken } from './token-registry.js';
+import {
+  arrivalTime,
+  Exchange,
+  enter,
+  frameworkIp,
+  leave,
+  socketAddress,
+  watchHead,
+} from './timing.js';
+import { defineToken, isBuiltinDefinition, registryVersion } from './token-registry.js';
 import { builtinTokens, HEAD_TOKENS } from './tokens.js';
 import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
 import { onceWarning } from './warnings.js';
@@ -101,8 +109,28 @@ function needsOf(format: FormatFn): { head: boolean; arrival: boolean; address: 
 }
 
 /**
+ * Whether a line may run the application's code, which may read an AsyncLocalStorage: a skip
+ * function, a format function, or a token that is not (or no longer) a built-in one. Asked
+ * per request, since `logger.token` may replace a token after the logger was made; the answer
+ * is kept until the registry changes.
+ */
+function userCodeWatcher(format: FormatFn, skipGiven: boolean): () => boolean {
+  const names = tokenNamesOf(format);
+  if (skipGiven || names === undefined) return () => true;
+  let checkedAt = -1;
+  let answer = true;
+  return () => {
+    if (checkedAt !== registryVersion()) {
+      checkedAt = registryVersion();
+      answer = names.some((name) => !isBuiltinDefinition(name));
+    }
+    return answer;
+  };
+}
+
+/**
  * Whether the response is already done (on-finished's test): ended, or its socket can no
- * longer be written. Then no 'finish' or 'close' may come, and the line is written at once.
+ * longer be written. Then no 'close' may come, and the line is written at once.
  */
 function isFinished(res: Response): boolean {
   return res.writableEnded || (res.socket != null && !res.socket.writable);
@@ -112,34 +140,44 @@ function isFinished(res: Response): boolean {
 const MANUAL_DESTROY = { requireManualDestroy: true } as const;
 
 /**
- * Calls `log(req, res)` once when the response is done: 'finish' when it was sent, 'close'
- * when the connection closed first (an aborted request). Both listeners go when either fires.
+ * Calls `log(exchange)` once when the response is done. One 'close' listener is enough: a
+ * response emits 'close' after 'finish' when it was sent, and on its own when the connection
+ * closed first (an aborted request), on every Node this package supports (>= 18).
  *
- * The line is made in the async context of this call (as on-finished does), so tokens that
- * read an AsyncLocalStorage see the request's store even when 'finish' or 'close' is emitted
- * from another context (the socket's, or one the handler left with `als.exit`). This is a
- * plain `AsyncResource` entered with `runInAsyncScope`, not `AsyncResource.bind`: on Node 20
- * `bind` wraps the function through `util.deprecate` twice per call, which was a fifth of the
- * CPU of a logged request once its garbage is counted. Destroyed explicitly (not when
- * collected), so async_hooks users with a destroy hook see it end as soon as the line is out.
+ * When the line may run the application's code (`withContext`), it is made in the async
+ * context of this call (as on-finished does), so that code sees the request's
+ * AsyncLocalStorage store even though 'close' is emitted from another context (the socket's,
+ * or one the handler left with `als.exit`). This is a plain `AsyncResource` entered with
+ * `runInAsyncScope`, not `AsyncResource.bind`: on Node 20 `bind` wraps the function through
+ * `util.deprecate` twice per call. Destroyed explicitly (not when collected), so async_hooks
+ * users with a destroy hook see it end as soon as the line is out. Built-in tokens read no
+ * async context, so a line made only of them needs no resource, which is most of the cost of
+ * keeping one per request.
  */
-function whenDone(req: Request, res: Response, log: (req: Request, res: Response) => void): void {
+function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withContext: boolean) {
+  const res = exchange.res;
   if (isFinished(res)) {
     // setImmediate carries the current async context by itself.
-    setImmediate(log, req, res);
+    setImmediate(log, exchange);
+    return;
+  }
+  if (!withContext) {
+    const done = () => {
+      res.removeListener('close', done);
+      log(exchange);
+    };
+    res.on('close', done);
     return;
   }
   const context = new AsyncResource('httpware.logger', MANUAL_DESTROY);
   const done = () => {
-    res.removeListener('finish', done);
     res.removeListener('close', done);
     try {
-      context.runInAsyncScope(log, undefined, req, res);
+      context.runInAsyncScope(log, undefined, exchange);
     } finally {
       context.emitDestroy();
     }
   };
-  res.on('finish', done);
   res.on('close', done);
 }
 
@@ -151,6 +189,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   const formatLine = formatForLogger(resolveFormat(format), redact, objectMode);
   const tokens = tokensFor(redact);
   const needs = needsOf(formatLine);
+  const runsUserCode = userCodeWatcher(formatLine, skip !== undefined);
   // With `immediate` no head has been written when the line is made: nothing to watch.
   const watchHeadToo = needs.head && !immediate;
   guardStreamErrors(target);
@@ -171,7 +210,17 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   const stream =
     bufferMs === undefined ? target : bufferedStream(target, bufferMs, (err) => writeFailed(err));
 
-  function logRequest(req: Request, res: Response): void {
+  function logRequest(exchange: Exchange): void {
+    // Tokens find the exchange through `current` while the line is made (see timing.ts).
+    const previous = enter(exchange);
+    try {
+      writeLine(exchange.req, exchange.res);
+    } finally {
+      leave(previous);
+    }
+  }
+
+  function writeLine(req: Request, res: Response): void {
     if (skip !== undefined) {
       let skipped: unknown = false;
       try {
@@ -204,12 +253,17 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   }
 
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
-    if (needs.arrival) recordArrival(req, needs.address);
+    const exchange = new Exchange(
+      req,
+      res,
+      needs.arrival ? arrivalTime() : 0,
+      needs.address ? frameworkIp(req) || socketAddress(req) : undefined,
+    );
     if (immediate) {
-      logRequest(req, res);
+      logRequest(exchange);
     } else {
-      if (watchHeadToo) watchHead(res);
-      whenDone(req, res, logRequest);
+      if (watchHeadToo) watchHead(exchange);
+      whenDone(exchange, logRequest, runsUserCode());
     }
     next();
   };

@@ -1,28 +1,38 @@
-// Per-request state, kept off `req` and `res` (in hidden slots, see hidden-slot.ts): when the
-// request reached the logger and from which address, and when and with what the response
-// wrote its head.
+// Per-request state, kept off `req` and `res`: when the request reached the logger and from
+// which address, and when and with what the response wrote its head. It lives in one small
+// object per request (an `Exchange`), held only by that request's closures: the 'close'
+// listener that writes the line and, for formats that read the head, the `writeHead` wrapper.
+// Nothing is attached to `req` or `res` to find it again (no field, symbol, private name or
+// WeakMap entry: each of those cost more than the rest of a line, or changed the hidden class
+// of Node's own objects for every later access inside node:http).
+//
+// Tokens are called as `tokens[name](req, res, arg)`, so they cannot be handed the exchange.
+// A line is rendered synchronously, so while it is, the exchange is the module's `current`
+// one, and a token finds it there when it is asked about the same `req` (or `res`). A token
+// called outside a line (by hand, from the application) knows no arrival and no head, as if
+// the logger had not seen the request.
 //
 // Node has no event for "headers written", so, as morgan does through on-headers, `writeHead`
 // is wrapped: every way a response sends its head (`writeHead`, the implicit head of the first
 // `write`/`end`, `flushHeaders`) goes through `this.writeHead`. The wrapper also keeps the
 // headers given to `writeHead` itself: node:http does not store those when no header was set
 // before (`getHeader` cannot see them), while morgan, whose on-headers copies them in with
-// `setHeader`, logs them. We read them from our own record instead of changing `res`.
+// `setHeader`, logs them. We read them from the exchange instead of changing `res`.
 //
-// The wrapper is chosen to be as invisible as the need allows:
+// The wrapper is as invisible as the need allows:
 // - it is installed only for formats that may read the head (`:response-time`, `:total-time`,
 //   `:res[...]`, or a format function), and never with `immediate`;
 // - it is an own property that is not enumerable (so `Object.keys(res)`, spreads and
 //   serialisers see nothing new) but stays writable, so another middleware that wraps
 //   `writeHead` in turn (compression, on-headers) works as before; if such a middleware came
 //   first, its own property is replaced by plain assignment, keeping its attributes;
-// - it is one shared function (no closure per request) that records, then calls the
-//   `writeHead` it replaced with the same `this` and arguments, and returns its result;
-// - it is installed at most once per response, however many loggers are installed.
+// - it records, then calls the `writeHead` it replaced with the same `this` and arguments, and
+//   returns its result;
+// - on a response that cannot take it (made non-extensible or frozen), nothing is installed:
+//   the head's time and headers are then unknown, written "-", and the request is still logged.
 
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { hiddenSlot } from './hidden-slot.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
 let now: () => number = () => performance.now();
@@ -34,33 +44,55 @@ export function setClock(clock: () => number): () => number {
   return previous;
 }
 
-/** One record per request, updated by every logger that sees the request. */
-interface Arrival {
-  /** Clock reading when the request reached the logger. */
-  startedAt: number;
-  /** `req.ip` or the socket's address when the request arrived (the socket may go away). */
-  remoteAddress: string | undefined;
+/** What one logger knows about one request and its response. */
+export class Exchange {
+  /** Whether the head was written (only the first `writeHead` is recorded). */
+  headWritten = false;
+  /** Clock reading when the head was about to be written. */
+  headAt = 0;
+  /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
+  headers: unknown = undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    /** Clock reading when the request reached the logger (0 when the format needs none). */
+    readonly startedAt: number,
+    /** `req.ip` or the socket's address on arrival (the socket may be gone at the end). */
+    readonly remoteAddress: string | undefined,
+  ) {}
 }
+
+let current: Exchange | undefined;
 
 /**
- * One record per watched response, made when the wrapper is installed: the `writeHead` it
- * replaced, then when and with what the head was written.
+ * Makes `exchange` the one tokens read until `leave` is called with what this returned (lines
+ * do not nest, but a custom token could in theory make one: the previous one is restored).
  */
-interface HeadWatch {
-  /** The `writeHead` the wrapper replaced, called with the same `this` and arguments. */
-  readonly replaced: WriteHead;
-  /** Whether the head was written (only the first call is recorded). */
-  written: boolean;
-  /** Clock reading when the head was about to be written. */
-  writtenAt: number;
-  /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
-  headers: unknown;
+export function enter(exchange: Exchange): Exchange | undefined {
+  const previous = current;
+  current = exchange;
+  return previous;
 }
 
-type WriteHead = (...args: unknown[]) => unknown;
+export function leave(previous: Exchange | undefined): void {
+  current = previous;
+}
 
-const arrivals = hiddenSlot<Arrival>();
-const watches = hiddenSlot<HeadWatch>();
+/** The exchange of the line being rendered, if it is about this request. */
+function arrivalOf(req: IncomingMessage): Exchange | undefined {
+  return current !== undefined && current.req === req ? current : undefined;
+}
+
+/** The exchange of the line being rendered, if it is about this response and its head is out. */
+function headOf(res: ServerResponse): Exchange | undefined {
+  return current !== undefined && current.res === res && current.headWritten ? current : undefined;
+}
+
+/** The clock, for the arrival of a request. */
+export function arrivalTime(): number {
+  return now();
+}
 
 /** `req.ip`, which Express sets (honouring its "trust proxy" setting), if truthy. */
 export function frameworkIp(req: IncomingMessage): string | undefined {
@@ -74,79 +106,43 @@ export function socketAddress(req: IncomingMessage): string | undefined {
   return socket?.remoteAddress || undefined;
 }
 
-/**
- * Records the request's arrival. The last logger to see a request wins, as in morgan, so
- * several installations agree on one start time.
- */
-export function recordArrival(req: IncomingMessage, withAddress: boolean): void {
-  const startedAt = now();
-  const remoteAddress = withAddress ? frameworkIp(req) || socketAddress(req) : undefined;
-  const arrival = arrivals.get(req);
-  if (arrival === undefined) {
-    arrivals.attach(req, { startedAt, remoteAddress });
-  } else {
-    arrival.startedAt = startedAt;
-    if (withAddress) arrival.remoteAddress = remoteAddress;
-  }
-}
-
 export function arrivalAddress(req: IncomingMessage): string | undefined {
-  return arrivals.get(req)?.remoteAddress;
+  return arrivalOf(req)?.remoteAddress;
 }
 
-// Named parameters and `arguments` rather than rest parameters: no array is built per call,
-// and the replaced function still receives exactly the arguments given.
-function writeHead(
-  this: ServerResponse,
-  _statusCode: unknown,
-  reason?: unknown,
-  obj?: unknown,
-): unknown {
-  const watch = watches.get(this);
-  if (watch !== undefined && !watch.written) {
-    watch.written = true;
-    watch.writtenAt = now();
-    // writeHead(statusCode[, statusMessage][, headers]), as on-headers reads it.
-    watch.headers = typeof reason === 'string' ? obj : reason;
-  }
-  // Always found for a response this function was installed on; the fallback covers a caller
-  // that borrowed the function onto another response.
-  const replaced =
-    watch?.replaced ?? (Object.getPrototypeOf(this) as { writeHead: WriteHead }).writeHead;
-  // biome-ignore lint/complexity/noArguments: pass the caller's arguments through unchanged
-  return Reflect.apply(replaced, this, arguments);
+/** Starts watching for the moment the exchange's response writes its head. */
+export function watchHead(exchange: Exchange): void {
+  const res = exchange.res;
+  const replaced = res.writeHead as WriteHead;
+  // Named parameters and `arguments` rather than rest parameters: no array is built per call,
+  // and the replaced function still receives exactly the arguments given.
+  const wrapper = function writeHead(
+    this: ServerResponse,
+    _statusCode: unknown,
+    reason?: unknown,
+    obj?: unknown,
+  ): unknown {
+    if (!exchange.headWritten) {
+      exchange.headWritten = true;
+      exchange.headAt = now();
+      // writeHead(statusCode[, statusMessage][, headers]), as on-headers reads it.
+      exchange.headers = typeof reason === 'string' ? obj : reason;
+    }
+    // biome-ignore lint/complexity/noArguments: pass the caller's arguments through unchanged
+    return Reflect.apply(replaced, this, arguments);
+  };
+  // Reflect's forms report failure (a frozen or non-extensible response) instead of throwing.
+  if (Object.hasOwn(res, 'writeHead')) Reflect.set(res, 'writeHead', wrapper);
+  else
+    Reflect.defineProperty(res, 'writeHead', {
+      value: wrapper,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
 }
 
-// One descriptor for every response: not enumerable, so `Object.keys(res)`, spreads and
-// serialisers see nothing new, but writable and configurable, so a later wrapper can replace it.
-const WRAPPER: PropertyDescriptor = {
-  value: writeHead,
-  writable: true,
-  configurable: true,
-  enumerable: false,
-};
-
-/** Starts watching for the moment `res` writes its head. */
-export function watchHead(res: ServerResponse): void {
-  if (watches.get(res) !== undefined) return;
-  watches.attach(res, {
-    replaced: res.writeHead as WriteHead,
-    written: false,
-    writtenAt: 0,
-    headers: undefined,
-  });
-  if (Object.hasOwn(res, 'writeHead')) {
-    (res as { writeHead: unknown }).writeHead = writeHead;
-  } else {
-    Object.defineProperty(res, 'writeHead', WRAPPER);
-  }
-}
-
-/** What the wrapper recorded, once the head was written. */
-function headOf(res: ServerResponse): HeadWatch | undefined {
-  const watch = watches.get(res);
-  return watch?.written ? watch : undefined;
-}
+type WriteHead = (...args: unknown[]) => unknown;
 
 /**
  * The value `res.getHeader(field)` would have if, as on-headers does for morgan, the headers
@@ -193,10 +189,9 @@ export function responseTime(
   res: ServerResponse,
   digits: string | undefined,
 ): string | undefined {
-  const arrival = arrivals.get(req);
   const head = headOf(res);
-  if (arrival === undefined || head === undefined) return undefined;
-  return toFixedDigits(head.writtenAt - arrival.startedAt, digits);
+  if (head === undefined || arrivalOf(req) !== head) return undefined;
+  return toFixedDigits(head.headAt - head.startedAt, digits);
 }
 
 /** Milliseconds from arrival until now (the response is done when lines are written). */
@@ -205,7 +200,7 @@ export function totalTime(
   res: ServerResponse,
   digits: string | undefined,
 ): string | undefined {
-  const arrival = arrivals.get(req);
-  if (arrival === undefined || headOf(res) === undefined) return undefined;
-  return toFixedDigits(now() - arrival.startedAt, digits);
+  const head = headOf(res);
+  if (head === undefined || arrivalOf(req) !== head) return undefined;
+  return toFixedDigits(now() - head.startedAt, digits);
 }

@@ -60,7 +60,16 @@ export function registryVersion(): number {
   return version;
 }
 
+/** Names whose current definition is the built-in token's (not one given by the application). */
+const builtinNames = new Set<string>();
+
+export function isBuiltinDefinition(name: string): boolean {
+  return builtinNames.has(name);
+}
+
 export function defineToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): void {
+  if (Object.hasOwn(builtinTokens, name) && builtinTokens[name] === fn) builtinNames.add(name);
+  else builtinNames.delete(name);
   Object.defineProperty(tokenRegistry, name, {
     value: escapingToken(name, fn),
     enumerable: true,
