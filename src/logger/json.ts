@@ -12,9 +12,18 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { declareTokenNames, type FormatPart, parseFormat, type TokenPart } from './compile.js';
+import {
+  builtinText,
+  durationDigits,
+  isoNow,
+  lineDuration,
+  roundTo,
+  startLine,
+  type TextFn,
+} from './json-builtins.js';
+import { encodeJsonValue } from './json-encode.js';
 import { DEFAULT_POLICY, type RedactPolicy } from './redact.js';
 import { rawTokensFor } from './redacting-registry.js';
-import { totalTime } from './timing.js';
 import { rawTokenRegistry, registryVersion } from './token-registry.js';
 import { builtinTokens } from './tokens.js';
 import type { FormatFn, JsonFieldFn, JsonFields, Tokens } from './types.js';
@@ -22,44 +31,6 @@ import { warnOncePerKey } from './warnings.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;
-
-// ------------------------------------------------------------------------------------------
-// Encoding
-
-/** What `JSON.stringify` leaves raw but a line must not carry (see the file's header). */
-const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/;
-const RAW_IN_JSON_ALL = /[\u007f-\u009f\u2028\u2029]/g;
-
-function unicodeEscape(ch: string): string {
-  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
-function safeJson(json: string): string {
-  return RAW_IN_JSON.test(json) ? json.replace(RAW_IN_JSON_ALL, unicodeEscape) : json;
-}
-
-/** A value as JSON text, or undefined when it has none (`undefined`, NaN, a function). */
-export function encodeJsonValue(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return safeJson(JSON.stringify(value));
-    case 'number':
-      return Number.isFinite(value) ? String(value) : undefined;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      return String(value);
-    case 'object': {
-      if (value === null) return 'null';
-      // Arrays and objects a field function returned. Throws on cycles and BigInts inside,
-      // which leaves the field out like any other throwing field.
-      const json = JSON.stringify(value) as string | undefined;
-      return json === undefined ? undefined : safeJson(json);
-    }
-    default:
-      return undefined;
-  }
-}
 
 // ------------------------------------------------------------------------------------------
 // The field map, checked and parsed once
@@ -168,48 +139,6 @@ function conversionOf(part: TokenPart): ((value: unknown) => unknown) | undefine
   return NUMERIC_TOKENS[part.name];
 }
 
-/** Counts lines made, so that what a line reads several times is read once per line. */
-let lineSerial = 0;
-let durationSerial = -1;
-let durationValue: number | undefined;
-
-/**
- * Milliseconds from the request's arrival until its line (made when the response is done),
- * read once per line: `msg`, `duration_ms` and `event.duration` then agree exactly.
- */
-export function lineDuration(req: Request, res: Response): number | undefined {
-  if (durationSerial !== lineSerial) {
-    durationSerial = lineSerial;
-    const ms = totalTime(req, res, '6');
-    durationValue = ms === undefined ? undefined : Number(ms);
-  }
-  return durationValue;
-}
-
-/** `:total-time[digits]` as a number, from the line's one reading. */
-function durationReader(arg: string | undefined): Reader {
-  // The digits are read as the text token reads them; outside 0..100 there is no value.
-  const digits = arg === undefined ? 3 : Math.trunc(Number(arg)) || 0;
-  if (digits < 0 || digits > 100) return () => undefined;
-  return (req, res) => {
-    const ms = lineDuration(req, res);
-    return ms === undefined ? undefined : Number(ms.toFixed(digits));
-  };
-}
-
-let isoMs = Number.NaN;
-let isoText = '';
-
-/** The current time in ISO 8601 (UTC, milliseconds), rendered at most once a millisecond. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    isoText = new Date(ms).toISOString();
-  }
-  return isoText;
-}
-
 /** A value a token gives when it knows nothing: left out of a JSON line. */
 function unknownValue(value: unknown): boolean {
   return value === undefined || value === null || value === '';
@@ -219,7 +148,13 @@ function tokenReader(tokens: Tokens, part: TokenPart): Reader {
   const fn = (tokens as Record<string, Function>)[part.name] as Function;
   // The ISO date changes every millisecond, not every request: rendered once per millisecond.
   if (fn === builtinTokens.date && part.arg === 'iso') return isoNow;
-  if (fn === builtinTokens['total-time']) return durationReader(part.arg);
+  if (fn === builtinTokens['total-time']) {
+    const digits = durationDigits(part.arg);
+    return (req, res) => {
+      const ms = lineDuration(req, res);
+      return ms === undefined || Number.isNaN(digits) ? undefined : roundTo(ms, digits);
+    };
+  }
   const convert = conversionOf(part);
   const { arg } = part;
   const read: Reader =
@@ -331,7 +266,19 @@ class FieldList {
   }
 }
 
-function buildField(node: Node, tokens: Tokens, path: string): Field {
+/** Whether the registry still holds the built-in token of that name. */
+function stillBuiltin(name: string): boolean {
+  return (rawTokenRegistry as Record<string, unknown>)[name] === builtinTokens[name];
+}
+
+function tokenText(node: Node & { kind: 'token' }, tokens: Tokens, policy: RedactPolicy): TextFn {
+  const direct = stillBuiltin(node.part.name) ? builtinText(node.part, policy) : undefined;
+  if (direct !== undefined) return direct;
+  const read = tokenReader(tokens, node.part);
+  return (req, res) => encodeJsonValue(read(req, res));
+}
+
+function buildField(node: Node, tokens: Tokens, policy: RedactPolicy, path: string): Field {
   const key = node.key;
   const prefix = `${encodeJsonValue(key)}:`;
   switch (node.kind) {
@@ -340,7 +287,7 @@ function buildField(node: Node, tokens: Tokens, path: string): Field {
       return { key, prefix, text: () => text, value: () => node.value };
     }
     case 'object': {
-      const list = buildList(node.nodes, tokens, `${path}${key}.`);
+      const list = buildList(node.nodes, tokens, policy, `${path}${key}.`);
       return {
         key,
         prefix,
@@ -356,17 +303,28 @@ function buildField(node: Node, tokens: Tokens, path: string): Field {
       };
       return { key, prefix, text: (req, res) => encodeJsonValue(read(req, res)), value: read };
     }
+    case 'token':
+      return {
+        key,
+        prefix,
+        text: tokenText(node, tokens, policy),
+        value: tokenReader(tokens, node.part),
+      };
     default: {
-      const read =
-        node.kind === 'token' ? tokenReader(tokens, node.part) : templateReader(tokens, node.parts);
+      const read = templateReader(tokens, node.parts);
       return { key, prefix, text: (req, res) => encodeJsonValue(read(req, res)), value: read };
     }
   }
 }
 
-function buildList(nodes: readonly Node[], tokens: Tokens, path: string): FieldList {
+function buildList(
+  nodes: readonly Node[],
+  tokens: Tokens,
+  policy: RedactPolicy,
+  path: string,
+): FieldList {
   return new FieldList(
-    nodes.map((node) => buildField(node, tokens, path)),
+    nodes.map((node) => buildField(node, tokens, policy, path)),
     path,
   );
 }
@@ -416,18 +374,18 @@ function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean):
   let builtAt = -1;
   const current = (): FieldList => {
     if (list === undefined || builtAt !== registryVersion()) {
-      list = buildList(spec.nodes, rawTokensFor(policy), '');
+      list = buildList(spec.nodes, rawTokensFor(policy), policy, '');
       builtAt = registryVersion();
     }
     return list;
   };
   const format: FormatFn = objectMode
     ? function jsonObject(_tokens, req, res) {
-        lineSerial++;
+        startLine();
         return current().value(req, res) ?? {};
       }
     : function jsonLine(_tokens, req, res) {
-        lineSerial++;
+        startLine();
         return current().text(req, res) ?? '{}';
       };
   if (spec.tokenNames !== undefined) declareTokenNames(format, spec.tokenNames);
