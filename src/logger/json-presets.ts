@@ -19,13 +19,19 @@ const ECS_VERSION = '8.11.0';
  * The severity of a finished request: a 5xx is the server's failure, a 4xx the client's, and
  * a request that ended before any response was sent (the client went away) is worth a look.
  */
-function levelOf(res: ServerResponse): string {
+function levelOf(res: ServerResponse): 'info' | 'warn' | 'error' {
   if (!res.headersSent) return 'warn';
   const status = res.statusCode;
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
 }
 
-const level = declareFieldTokens((_tokens, _req, res) => levelOf(res), ['status']);
+const LEVEL_TEXT = { info: '"info"', warn: '"warn"', error: '"error"' } as const;
+
+const level = declareFieldTokens(
+  (_tokens, _req, res) => levelOf(res),
+  ['status'],
+  (_req, res) => LEVEL_TEXT[levelOf(res)],
+);
 
 /** `12.3`, `4.0`: one decimal always shown, without the cost of `toFixed`. */
 function oneDecimal(ms: number): string {

@@ -301,7 +301,8 @@ function buildField(node: Node, tokens: Tokens, policy: RedactPolicy, path: stri
         const value = fn(tokens, req, res);
         return value === null ? undefined : value;
       };
-      return { key, prefix, text: (req, res) => encodeJsonValue(read(req, res)), value: read };
+      const text = fieldTexts.get(fn) ?? ((req, res) => encodeJsonValue(read(req, res)));
+      return { key, prefix, text, value: read };
     }
     case 'token':
       return {
@@ -353,10 +354,17 @@ function tokenNamesOfNodes(nodes: readonly Node[]): string[] | undefined {
 // The format functions
 
 const fieldTokenNames = new WeakMap<Function, readonly string[]>();
+/** For field functions of ours: a reader writing their JSON text directly. */
+const fieldTexts = new WeakMap<Function, TextFn>();
 
 /** Declares the tokens a field function of ours reads, so a logger records only those. */
-export function declareFieldTokens(fn: JsonFieldFn, names: readonly string[]): JsonFieldFn {
+export function declareFieldTokens(
+  fn: JsonFieldFn,
+  names: readonly string[],
+  text?: TextFn,
+): JsonFieldFn {
   fieldTokenNames.set(fn, names);
+  if (text !== undefined) fieldTexts.set(fn, text);
   return fn;
 }
 
