@@ -5,7 +5,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField } from './escape.js';
-import { registryVersion, tokenRegistry } from './token-registry.js';
+import { isBuiltinDefinition, registryVersion, tokenRegistry } from './token-registry.js';
+import { builtinTokens } from './tokens.js';
 import type { FormatFn, TokenFn, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
 
@@ -51,6 +52,9 @@ export function parseFormat(format: string): FormatPart[] {
 }
 
 type AnyTokenFn = TokenFn<IncomingMessage, ServerResponse>;
+
+/** A built-in token's own function: it reads no `this` and takes the argument or undefined. */
+type BuiltinFn = (req: IncomingMessage, res: ServerResponse, arg: string | undefined) => unknown;
 
 /**
  * The token a format function was given under `name`, or, when that object has none (a caller
@@ -108,6 +112,38 @@ function renderToken(
   }
 }
 
+/**
+ * Renders a part whose registered token is still the built-in one by calling the built-in
+ * function itself: what the registry's wrapper adds (escaping strings, a throw written "-")
+ * is done here without its generic argument handling, which was most of a token's cost.
+ */
+function renderBuiltin(
+  builtin: BuiltinFn,
+  registered: AnyTokenFn | undefined,
+  tokens: Tokens,
+  part: TokenPart,
+  req: IncomingMessage,
+  res: ServerResponse,
+): string {
+  let value: unknown;
+  try {
+    value = builtin(req, res, part.arg);
+  } catch {
+    // The registered wrapper calls it again, warns once per token and gives "-".
+    return renderToken(registered, tokens, part, req, res);
+  }
+  if (typeof value === 'string') return value === '' ? '-' : escapeLogField(value);
+  // undefined, or a number (a Content-Length set as one): concatenated as morgan does.
+  // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
+  return '' + (value || '-');
+}
+
+/** The built-in function of a token part, while the registry holds the built-in token. */
+function builtinOf(part: FormatPart): BuiltinFn | undefined {
+  if (typeof part === 'string' || !isBuiltinDefinition(part.name)) return undefined;
+  return builtinTokens[part.name] as BuiltinFn;
+}
+
 const tokenNames = new WeakMap<Function, readonly string[]>();
 
 /**
@@ -134,6 +170,7 @@ export function compile(format: string): FormatFn {
   // passes) looks names up again only after `logger.token` has changed it, instead of once
   // per token per line.
   let resolved: Array<AnyTokenFn | undefined> = [];
+  let builtins: Array<BuiltinFn | undefined> = [];
   let resolvedAt = -1;
   const compiled = function compiledFormat(
     tokens: Tokens,
@@ -145,6 +182,7 @@ export function compile(format: string): FormatFn {
       resolved = parts.map((part) =>
         typeof part === 'string' ? undefined : findToken(tokenRegistry, part.name),
       );
+      builtins = parts.map(builtinOf);
       resolvedAt = registryVersion();
     }
     let line = '';
@@ -153,9 +191,14 @@ export function compile(format: string): FormatFn {
       if (typeof part === 'string') {
         line += part;
       } else {
-        // Another tokens object (a caller of `compile()` may pass its own) is read per line.
-        const fn = fromRegistry ? resolved[i] : findToken(tokens, part.name);
-        line += renderToken(fn, tokens, part, req, res);
+        const builtin = fromRegistry ? builtins[i] : undefined;
+        if (builtin !== undefined) {
+          line += renderBuiltin(builtin, resolved[i], tokens, part, req, res);
+        } else {
+          // Another tokens object (a caller of `compile()` may pass its own) is read per line.
+          const fn = fromRegistry ? resolved[i] : findToken(tokens, part.name);
+          line += renderToken(fn, tokens, part, req, res);
+        }
       }
     }
     return line;
