@@ -87,6 +87,11 @@ function stringText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? encodeString(value) : undefined;
 }
 
+/** `req.id`: a string, or a number when the application's own middleware made one. */
+function requestIdText(id: unknown): string | undefined {
+  return typeof id === 'number' ? (Number.isFinite(id) ? String(id) : undefined) : stringText(id);
+}
+
 function integerText(value: unknown): string | undefined {
   const n =
     typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
@@ -148,6 +153,8 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
     case 'route':
     case 'trace-id':
       return viaToken(builtinTokens[name] as TokenFn, arg);
+    case 'request-id':
+      return (req) => requestIdText((req as { id?: unknown }).id);
     default:
       return undefined;
   }

@@ -6,9 +6,10 @@
 //   ecs:  Elastic Common Schema (https://www.elastic.co/guide/en/ecs/current/), with the three
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { declareFieldTokens } from './json.js';
 import { lineDuration } from './json-builtins.js';
+import { encodeString } from './json-encode.js';
 import type { JsonFields } from './types.js';
 import { urlPath } from './url-parts.js';
 
@@ -44,14 +45,17 @@ function oneDecimal(ms: number): string {
  * A short human line: `GET /users/42 200 12.3 ms`, read from the request itself. The query is
  * left out (it may hold secrets).
  */
+function messageOf(req: IncomingMessage, res: ServerResponse): string {
+  const status = res.headersSent ? String(res.statusCode) : '(no response)';
+  const ms = lineDuration(req, res);
+  const time = ms === undefined ? '' : ` ${oneDecimal(ms)} ms`;
+  return `${req.method} ${urlPath(req)} ${status}${time}`;
+}
+
 const message = declareFieldTokens(
-  (_tokens, req, res) => {
-    const status = res.headersSent ? String(res.statusCode) : '(no response)';
-    const ms = lineDuration(req, res);
-    const time = ms === undefined ? '' : ` ${oneDecimal(ms)} ms`;
-    return `${req.method} ${urlPath(req)} ${status}${time}`;
-  },
+  (_tokens, req, res) => messageOf(req, res),
   ['method', 'path', 'status', 'total-time'],
+  (req, res) => encodeString(messageOf(req, res)),
 );
 
 /** ECS's `event.duration` is in nanoseconds. */

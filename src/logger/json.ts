@@ -198,6 +198,8 @@ interface Field {
   readonly key: string;
   /** `"key":`, encoded once. */
   readonly prefix: string;
+  /** `,"key":`, for every field after the first one written. */
+  readonly after: string;
   /** The field as JSON text, or undefined to leave it out. May throw. */
   text(req: Request, res: Response): string | undefined;
   /** The field's value for an object-mode stream, or undefined to leave it out. May throw. */
@@ -243,9 +245,11 @@ class FieldList {
         continue;
       }
       if (text === undefined) continue;
-      out += (out === '' ? '{' : ',') + field.prefix + text;
+      // Two concatenations per field, the separator chosen by whether one was written.
+      out += out === '' ? field.prefix : field.after;
+      out += text;
     }
-    return out === '' ? undefined : `${out}}`;
+    return out === '' ? undefined : `{${out}}`;
   }
 
   value(req: Request, res: Response): Record<string, unknown> | undefined {
@@ -281,16 +285,18 @@ function tokenText(node: Node & { kind: 'token' }, tokens: Tokens, policy: Redac
 function buildField(node: Node, tokens: Tokens, policy: RedactPolicy, path: string): Field {
   const key = node.key;
   const prefix = `${encodeJsonValue(key)}:`;
+  const after = `,${prefix}`;
   switch (node.kind) {
     case 'literal': {
       const text = encodeJsonValue(node.value);
-      return { key, prefix, text: () => text, value: () => node.value };
+      return { key, prefix, after, text: () => text, value: () => node.value };
     }
     case 'object': {
       const list = buildList(node.nodes, tokens, policy, `${path}${key}.`);
       return {
         key,
         prefix,
+        after,
         text: (req, res) => list.text(req, res),
         value: (req, res) => list.value(req, res),
       };
@@ -302,18 +308,25 @@ function buildField(node: Node, tokens: Tokens, policy: RedactPolicy, path: stri
         return value === null ? undefined : value;
       };
       const text = fieldTexts.get(fn) ?? ((req, res) => encodeJsonValue(read(req, res)));
-      return { key, prefix, text, value: read };
+      return { key, prefix, after, text, value: read };
     }
     case 'token':
       return {
         key,
         prefix,
+        after,
         text: tokenText(node, tokens, policy),
         value: tokenReader(tokens, node.part),
       };
     default: {
       const read = templateReader(tokens, node.parts);
-      return { key, prefix, text: (req, res) => encodeJsonValue(read(req, res)), value: read };
+      return {
+        key,
+        prefix,
+        after,
+        text: (req, res) => encodeJsonValue(read(req, res)),
+        value: read,
+      };
     }
   }
 }
