@@ -1,15 +1,28 @@
 #!/usr/bin/env node
 // httpware benchmarks: node run.mjs [--quick] [--only=logger-inproc,parsers-loopback,...]
 //   [--rounds=N] [--cycles=N] [--batch-ms=N] [--seconds=N] [--metric=wall|cpu]
-//   [--cpu-prof[=dir]] [--build] [--no-httpware]
+//   [--cpu-prof[=dir]] [--build] [--no-httpware] [--docs | --no-docs] [--docs-from=file]
 // --build: build src/ with the root's tsup config into bench/.snapshot/ instead of copying dist/.
 // Tables on stdout, progress on stderr, and a one-line JSON summary as the last line of stdout.
+// A full run (every group, httpware measured, not --quick) also writes its figures into
+// docs/benchmarks.svg, docs/benchmarks.md and README.md (--docs forces it, --no-docs skips it);
+// --docs-from=file writes them from a saved run's output (its last line, the JSON summary).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { writeDocs } from './lib/docs.mjs';
 import { httpwareBuilt, snapshotHttpware } from './lib/httpware.mjs';
 import { targetLine } from './lib/report.mjs';
+
+const repository = new URL('../', import.meta.url);
+const docsFrom = process.argv.find((a) => a.startsWith('--docs-from='))?.slice(12);
+if (docsFrom) {
+  const lines = readFileSync(docsFrom, 'utf8').trim().split('\n');
+  writeDocs(JSON.parse(lines[lines.length - 1] ?? ''), repository);
+  console.log('wrote docs/benchmarks.svg, docs/benchmarks.md and the README figures');
+  process.exit(0);
+}
 
 if (!existsSync(new URL('node_modules/autocannon/', import.meta.url))) {
   console.error('bench dependencies missing: run `npm ci` in bench/ (or `npm --prefix bench ci`)');
@@ -113,20 +126,26 @@ console.log(
     ` (${((Date.now() - started) / 1000).toFixed(0)} s)`,
 );
 const round = (v) => (typeof v === 'number' ? Number(v.toPrecision(4)) : v);
-console.log(
-  JSON.stringify(
-    {
-      bench: 'httpware',
-      quick,
-      date: new Date().toISOString(),
-      machine,
-      build,
-      commit,
-      targets: Object.fromEntries(targets.map((t) => [t.id, { value: t.value, holds: t.holds }])),
-      groups: Object.fromEntries(
-        results.map((r) => [r.key, { ...r.summary, problems: r.problems }]),
-      ),
-    },
-    (_k, v) => round(v),
-  ),
+const summaryLine = JSON.stringify(
+  {
+    bench: 'httpware',
+    quick,
+    date: new Date().toISOString(),
+    machine,
+    build,
+    commit,
+    targets: Object.fromEntries(
+      targets.map((t) => [t.id, { value: t.value, holds: t.holds, limit: t.limitText }]),
+    ),
+    groups: Object.fromEntries(
+      results.map((r) => [r.key, { title: r.title, ...r.summary, problems: r.problems }]),
+    ),
+  },
+  (_k, v) => round(v),
 );
+console.log(summaryLine);
+const fullRun = !quick && options.httpware && only.length === Object.keys(GROUPS).length;
+if (args.docs || (fullRun && !args['no-docs'])) {
+  writeDocs(JSON.parse(summaryLine), repository);
+  log('wrote docs/benchmarks.svg, docs/benchmarks.md and the README figures');
+} else log('docs not updated (not a full run; --docs writes them anyway)');

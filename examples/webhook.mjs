@@ -1,5 +1,9 @@
-// A signed webhook: check an HMAC over the exact bytes received (`rawBody: true`), in constant
-// time, before trusting the parsed body. Sign a test request with:
+// A signed webhook: the sender signs the exact bytes it sends with a shared secret, so the
+// HMAC is checked in `verify`, over the raw bytes (after inflation), before anything is parsed:
+// a forged body is refused without ever reaching JSON.parse, and the parsed `req.body` is
+// exactly what was signed. Start it with a secret of your own:
+//   WEBHOOK_SECRET=$(openssl rand -hex 32) node examples/webhook.mjs
+// and sign a test request with:
 //   body='{"event":"ping"}'
 //   sig=$(printf %s "$body" | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | cut -d' ' -f2)
 //   curl -X POST localhost:3000/webhook -H 'content-type: application/json' \
@@ -8,28 +12,38 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { logger, parsers } from 'httpware';
 
-const secret = process.env.WEBHOOK_SECRET ?? 'dev-secret';
-const log = logger('tiny');
-const json = parsers.json({ rawBody: true });
+// No default: a secret written in an example is known to everyone who read it.
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret) {
+  process.stderr.write('set WEBHOOK_SECRET to the secret shared with the sender\n');
+  process.exit(1);
+}
 
-function signatureMatches(req) {
+/** Throws a 401 unless `x-signature` is `sha256=<hex HMAC of the bytes>`, compared in constant time. */
+function checkSignature(req, _res, bytes) {
   const expected = Buffer.from(
-    `sha256=${createHmac('sha256', secret).update(req.rawBody).digest('hex')}`,
+    `sha256=${createHmac('sha256', secret).update(bytes).digest('hex')}`,
   );
   const given = Buffer.from(String(req.headers['x-signature'] ?? ''));
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    // The parser keeps a thrown error's own status: 401 rather than verify's default 403.
+    throw Object.assign(new Error('bad signature'), { status: 401 });
+  }
 }
+
+const log = logger('tiny');
+const json = parsers.json({ verify: checkSignature });
 
 const server = http.createServer((req, res) => {
   log(req, res, () =>
     json(req, res, (err) => {
       if (err) {
         res.statusCode = err.status ?? 500;
-        return res.end(`${err.type}\n`);
+        return res.end(`${err.type ?? 'error'}: ${err.expose ? err.message : 'failed'}\n`);
       }
-      if (!req.rawBody || !signatureMatches(req)) {
-        res.statusCode = 401;
-        return res.end('bad signature\n');
+      if (req.body === undefined) {
+        res.statusCode = 415;
+        return res.end('send a signed application/json body\n');
       }
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ accepted: req.body.event ?? null }));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type RunningExample, startExample } from '../helpers/examples.js';
@@ -88,5 +89,39 @@ describe('the webhook example', () => {
   test('refuses a body whose signature does not match', async () => {
     const res = await post('{"event":"ping"}', `sha256=${'0'.repeat(64)}`);
     assert.equal(res.status, 401);
+  });
+
+  test('checks the signature before parsing: a forged malformed body is a 401, not a 400', async () => {
+    const forged = await post('{"event":', `sha256=${'0'.repeat(64)}`);
+    assert.equal(forged.status, 401);
+    const body = '{"event":';
+    const signed = await post(
+      body,
+      `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    );
+    assert.equal(signed.status, 400);
+  });
+
+  test('refuses a body that is not JSON, which no signature was checked over', async () => {
+    const res = await fetch(`${example.base}/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"event":"ping"}',
+    });
+    assert.equal(res.status, 415);
+  });
+
+  test('refuses to start without a secret', () => {
+    const root = new URL('../../', import.meta.url).pathname;
+    const { WEBHOOK_SECRET: _unset, ...inherited } = process.env;
+    const env = { ...inherited, PORT: '0' };
+    const run = spawnSync(process.execPath, ['examples/webhook.mjs'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /set WEBHOOK_SECRET/);
   });
 });
