@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField } from './escape.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from './token-registry.js';
-import { builtinTokens } from './tokens.js';
+import { builtinTokens, NOTHING_TO_ESCAPE } from './tokens.js';
 import type { FormatFn, TokenFn, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
 
@@ -120,6 +120,7 @@ function renderToken(
 function renderBuiltin(
   builtin: BuiltinFn,
   registered: AnyTokenFn | undefined,
+  mayNeedEscaping: boolean,
   tokens: Tokens,
   part: TokenPart,
   req: IncomingMessage,
@@ -132,7 +133,10 @@ function renderBuiltin(
     // The registered wrapper calls it again, warns once per token and gives "-".
     return renderToken(registered, tokens, part, req, res);
   }
-  if (typeof value === 'string') return value === '' ? '-' : escapeLogField(value);
+  if (typeof value === 'string') {
+    if (value === '') return '-';
+    return mayNeedEscaping ? escapeLogField(value) : value;
+  }
   // undefined, or a number (a Content-Length set as one): concatenated as morgan does.
   // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
   return '' + (value || '-');
@@ -165,6 +169,10 @@ export function compile(format: string): FormatFn {
     throw new TypeError('argument format must be a string');
   }
   const parts = parseFormat(format);
+  // Whether a part's value may need escaping, decided once.
+  const escapes = parts.map(
+    (part) => typeof part !== 'string' && !NOTHING_TO_ESCAPE.has(part.name),
+  );
   // The registry's functions for the token parts (undefined for text or an undefined token),
   // found at registry version `resolvedAt`: a line made with the registry (what the logger
   // passes) looks names up again only after `logger.token` has changed it, instead of once
@@ -193,7 +201,15 @@ export function compile(format: string): FormatFn {
       } else {
         const builtin = fromRegistry ? builtins[i] : undefined;
         if (builtin !== undefined) {
-          line += renderBuiltin(builtin, resolved[i], tokens, part, req, res);
+          line += renderBuiltin(
+            builtin,
+            resolved[i],
+            escapes[i] as boolean,
+            tokens,
+            part,
+            req,
+            res,
+          );
         } else {
           // Another tokens object (a caller of `compile()` may pass its own) is read per line.
           const fn = fromRegistry ? resolved[i] : findToken(tokens, part.name);

@@ -103,7 +103,7 @@ function needsOf(format: FormatFn): { head: boolean; arrival: boolean; address: 
   const has = (name: string) => names.includes(name);
   return {
     head: names.some((name) => HEAD_TOKENS.has(name)),
-    arrival: has('response-time') || has('total-time') || has('remote-addr'),
+    arrival: has('response-time') || has('total-time'),
     address: has('remote-addr'),
   };
 }

@@ -33,6 +33,7 @@
 
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { toFixed } from './fixed.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
 let now: () => number = () => performance.now();
@@ -180,7 +181,7 @@ function toFixedDigits(ms: number, digits: string | undefined): string | undefin
   // where `toFixed` would throw (outside 0..100) there is no value, written as "-".
   const count = digits === undefined ? 3 : Math.trunc(Number(digits)) || 0;
   if (count < 0 || count > 100) return undefined;
-  return ms.toFixed(count);
+  return toFixed(ms, count);
 }
 
 /** Milliseconds from arrival until the head was written, or undefined. */

@@ -157,3 +157,14 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */
 export const HEAD_TOKENS: ReadonlySet<string> = new Set(['response-time', 'total-time', 'res']);
+
+/**
+ * Built-in tokens whose text is made here from numbers only (a date, a process id, a
+ * duration): it cannot contain anything to escape, so the line skips the test for them.
+ */
+export const NOTHING_TO_ESCAPE: ReadonlySet<string> = new Set([
+  'date',
+  'pid',
+  'response-time',
+  'total-time',
+]);
