@@ -18,8 +18,6 @@ const unit = (options) =>
 const loopUnit = (options) =>
   `${options.loopback.rounds} rounds x ${options.loopback.cycles} cycles of ${options.loopback.seconds} s`;
 
-const PREDEFINED = ['combined', 'common', 'dev', 'tiny', 'short'];
-
 /** Per round, per cycle: f(row) -> number; rows of samples[round][cycle]. */
 const perCycle = (rounds, f) => rounds.map((cycles) => cycles.map(f));
 const ratioSummary = (rounds, f) => summarize(perCycle(rounds, f));

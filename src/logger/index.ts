@@ -13,7 +13,8 @@ import { tokensFor } from './redacting-registry.js';
 import { requestId } from './request-id.js';
 import { guardStreamErrors } from './stream.js';
 import {
-  arrivalTime,
+  arrive,
+  countLogger,
   Exchange,
   enter,
   frameworkIp,
@@ -252,11 +253,12 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     }
   }
 
+  countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
     const exchange = new Exchange(
       req,
       res,
-      needs.arrival ? arrivalTime() : 0,
+      arrive(req, needs.arrival),
       needs.address ? frameworkIp(req) || socketAddress(req) : undefined,
     );
     if (immediate) {

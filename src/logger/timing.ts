@@ -57,7 +57,7 @@ export class Exchange {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    /** Clock reading when the request reached the logger (0 when the format needs none). */
+    /** Clock reading when the request reached this logger (0 when nothing needs it). */
     readonly startedAt: number,
     /** `req.ip` or the socket's address on arrival (the socket may be gone at the end). */
     readonly remoteAddress: string | undefined,
@@ -90,9 +90,36 @@ function headOf(res: ServerResponse): Exchange | undefined {
   return current !== undefined && current.res === res && current.headWritten ? current : undefined;
 }
 
-/** The clock, for the arrival of a request. */
-export function arrivalTime(): number {
-  return now();
+// Several loggers on one request agree on its start, as morgan's do: each morgan overwrites the
+// request's start time, so the logger reached last sets it for all of them and their lines give
+// the same :response-time. That needs a record shared between loggers and found from `req`, a
+// WeakMap, which is kept off the path of a process with a single logger (the common case, where
+// a WeakMap entry per request would cost more than the rest of the line): there, the exchange's
+// own arrival is the start.
+let loggersMade = 0;
+const sharedArrivals = new WeakMap<IncomingMessage, number>();
+
+/** Counts a new logger: from the second one on, arrivals are shared. */
+export function countLogger(): void {
+  loggersMade += 1;
+}
+
+/**
+ * The clock on the arrival of `req` at a logger (0 when that logger's format needs no time and
+ * no other logger could share it), recorded as the request's latest start when several loggers
+ * exist.
+ */
+export function arrive(req: IncomingMessage, needed: boolean): number {
+  if (loggersMade < 2) return needed ? now() : 0;
+  const at = now();
+  sharedArrivals.set(req, at);
+  return at;
+}
+
+/** The request's start: the latest arrival at any logger, or this exchange's own. */
+function startOf(exchange: Exchange): number {
+  if (loggersMade < 2) return exchange.startedAt;
+  return sharedArrivals.get(exchange.req) ?? exchange.startedAt;
 }
 
 /** `req.ip`, which Express sets (honouring its "trust proxy" setting), if truthy. */
@@ -192,7 +219,7 @@ export function responseTime(
 ): string | undefined {
   const head = headOf(res);
   if (head === undefined || arrivalOf(req) !== head) return undefined;
-  return toFixedDigits(head.headAt - head.startedAt, digits);
+  return toFixedDigits(head.headAt - startOf(head), digits);
 }
 
 /** Milliseconds from arrival until now (the response is done when lines are written). */
@@ -203,7 +230,7 @@ export function totalTime(
 ): string | undefined {
   const head = headOf(res);
   if (head === undefined || arrivalOf(req) !== head) return undefined;
-  return toFixedDigits(now() - head.startedAt, digits);
+  return toFixedDigits(now() - startOf(head), digits);
 }
 
 /**
