@@ -20,7 +20,12 @@ export interface SendOptions {
   chunkDelayMs?: number;
   /** Basic auth as `user:password`. */
   auth?: string;
+  /** Reject when no complete response came by then (default SEND_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
+
+/** How long `send` waits for a whole response before failing: a hang becomes an error. */
+export const SEND_TIMEOUT_MS = 10_000;
 
 /**
  * One request with Node's own client: no automatic headers besides Host and Connection, no
@@ -66,6 +71,15 @@ export function send(server: TestServer, options: SendOptions = {}): Promise<Rep
       },
     );
     req.on('error', reject);
+    const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+    const timer = setTimeout(() => {
+      const err = new Error(
+        `send: no complete response to ${req.method} ${req.path} in ${timeoutMs} ms`,
+      );
+      reject(err);
+      req.destroy(err);
+    }, timeoutMs);
+    req.on('close', () => clearTimeout(timer));
     void (async () => {
       if (Array.isArray(body)) {
         for (const chunk of body as ReadonlyArray<string | Buffer>) {

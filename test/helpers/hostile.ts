@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
+import { after, before } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { Middleware, Outcome, TestServer } from './server.js';
+import type { Middleware } from './server.js';
 
 /** The public API the hostile suite attacks. */
 export type Subject = typeof import('../../src/index.js');
@@ -24,7 +25,10 @@ export async function loadSubject(): Promise<Subject> {
   return import('../../src/index.js');
 }
 
-/** The error types body-parser users already match on (COMPAT.md, spec/parsers.md). */
+/**
+ * The error types body-parser 2.4.0 gives its users to match on (`err.type`), which an
+ * implementation under test must keep, whatever its own registry adds.
+ */
 const knownTypes = [
   'encoding.unsupported',
   'entity.parse.failed',
@@ -114,6 +118,51 @@ export function watchUncaught(): { readonly errors: unknown[]; take(): unknown[]
   };
 }
 
+/** What every hostile test file needs: set up by `hostileSetup`. */
+export interface HostileSetup {
+  /** The implementation under test (readable in tests and hooks, once loaded). */
+  readonly subject: Subject;
+  /** Its documented error types. */
+  readonly documented: ReadonlySet<string>;
+  /** Uncaught exceptions and unhandled rejections seen while the file runs. */
+  readonly uncaught: ReturnType<typeof watchUncaught>;
+  /**
+   * Settles once the subject is loaded. Tests may read it without waiting; a file's own
+   * top-level `before` hook must await this first (Node 20 does not wait for one top-level
+   * hook before it starts the next).
+   */
+  readonly ready: Promise<void>;
+}
+
+/**
+ * The set-up every hostile test file shares, called once at its top: the subject and its
+ * documented error types are loaded before the file's tests, and uncaught exceptions are
+ * watched until it ends.
+ */
+export function hostileSetup(): HostileSetup {
+  const uncaught = watchUncaught();
+  let loaded: { subject: Subject; documented: ReadonlySet<string> } | undefined;
+  const ready = loadSubject().then((subject) => {
+    loaded = { subject, documented: documentedTypes(subject) };
+  });
+  before(() => ready);
+  after(() => uncaught.stop());
+  const get = () => {
+    if (loaded === undefined) throw new Error('hostileSetup: the subject is read before it loaded');
+    return loaded;
+  };
+  return {
+    get subject() {
+      return get().subject;
+    },
+    get documented() {
+      return get().documented;
+    },
+    uncaught,
+    ready,
+  };
+}
+
 /** Counts of active libuv resources and timers by kind (`TCPSocketWrap`, `Timeout`, ...). */
 export function activeResources(): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -194,17 +243,6 @@ export function listenerProbe(): ListenerProbe {
   return probe;
 }
 
-/** The next outcome of `server`, or a failure if none comes within `ms` (next never called). */
-export function outcomeWithin(server: TestServer, ms: number): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no outcome within ${ms} ms`)), ms);
-    server.nextOutcome().then((outcome) => {
-      clearTimeout(timer);
-      resolve(outcome);
-    }, reject);
-  });
-}
-
 export interface ChildResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -262,6 +300,21 @@ export function lastJson<T>(result: ChildResult): T {
       `child gave no JSON report (code ${result.code}): ${result.stdout.slice(-1000)}\n${result.stderr.slice(-3000)}`,
     );
   }
+}
+
+/**
+ * Asserts that an attack took at most `factor` times its baseline: the same work done with
+ * benign input of the same size, measured in the same test, so on this machine under its
+ * load at this moment (a short baseline counts as 5 ms, below which timings are noise). A
+ * defence that gave way (quadratic or exponential work, waiting for a client) costs hundreds
+ * of times its baseline; a loaded machine slows attack and baseline alike.
+ */
+export function assertWithinBaseline(ms: number, baselineMs: number, label: string, factor = 20) {
+  const bound = factor * Math.max(baselineMs, 5);
+  assert.ok(
+    ms <= bound,
+    `${label}: ${ms.toFixed(0)} ms, over ${factor} x the ${baselineMs.toFixed(0)} ms baseline`,
+  );
 }
 
 /** Milliseconds an async function took. */

@@ -48,10 +48,16 @@ export interface TestServer {
   readonly port: number;
   /** `http://127.0.0.1:port` (or https). */
   readonly origin: string;
-  /** Resolves with the next request's outcome, in arrival order. */
-  nextOutcome(): Promise<Outcome>;
+  /**
+   * Resolves with the next request's outcome, in arrival order; rejects when none comes within
+   * `timeoutMs` (default OUTCOME_TIMEOUT_MS).
+   */
+  nextOutcome(timeoutMs?: number): Promise<Outcome>;
   close(): Promise<void>;
 }
+
+/** How long `nextOutcome` waits by default: longer than any bound the middleware applies. */
+export const OUTCOME_TIMEOUT_MS = 5000;
 
 /** `[type] message` for errors; JSON for parsed bodies; `buf:<hex>` for Buffers. */
 export function describeBody(body: unknown): string {
@@ -81,10 +87,21 @@ function outcomeQueue() {
       if (waiter) waiter(outcome);
       else ready.push(outcome);
     },
-    next(): Promise<Outcome> {
+    next(timeoutMs: number): Promise<Outcome> {
       const outcome = ready.shift();
       if (outcome) return Promise.resolve(outcome);
-      return new Promise((resolve) => waiting.push(resolve));
+      return new Promise((resolve, reject) => {
+        const waiter = (o: Outcome) => {
+          clearTimeout(timer);
+          resolve(o);
+        };
+        // A middleware that never calls `next` (nor answers) must fail the test, not hang it.
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          reject(new Error(`nextOutcome: the server saw no outcome in ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiting.push(waiter);
+      });
     },
   };
 }
@@ -215,7 +232,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     server,
     port,
     origin: `${options.https ? 'https' : 'http'}://127.0.0.1:${port}`,
-    nextOutcome: () => outcomes.next(),
+    nextOutcome: (timeoutMs = OUTCOME_TIMEOUT_MS) => outcomes.next(timeoutMs),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

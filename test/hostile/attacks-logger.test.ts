@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import {
   escapeLikeMorgan,
-  loadSubject,
+  hostileSetup,
   quotedFields,
   rawControl,
   runChild,
   type Subject,
-  watchUncaught,
 } from '../helpers/hostile.js';
 import {
   captureLines,
@@ -22,20 +21,12 @@ import {
   startServer,
 } from '../helpers/index.js';
 
-// The two attacks on morgan (COMPAT.md, last section): code injection through a format string
-// compiled into code, and log-line forgery through any value a client controls. Set
-// HOSTILE_IMPL to run these against another implementation (README, "Security").
+const hostile = hostileSetup();
 
-let subject: Subject;
-const uncaught = watchUncaught();
-
-before(async () => {
-  subject = await loadSubject();
-});
-
-after(() => {
-  uncaught.stop();
-});
+// The two attacks that have hit morgan: code injection through a format string compiled into
+// code (morgan builds a `new Function` from it), and log-line forgery through any value a
+// client controls. Set HOSTILE_IMPL to run these against another implementation (README,
+// "Security").
 
 /** Serves one request through `logger(format)` and returns the one line it wrote. */
 async function lineFor(
@@ -46,7 +37,7 @@ async function lineFor(
 ): Promise<string> {
   const capture = captureLines();
   const server = await startServer({
-    middleware: [...before, subject.logger(format, { stream: capture.stream })],
+    middleware: [...before, hostile.subject.logger(format, { stream: capture.stream })],
   });
   try {
     if ('raw' in request) await sendRaw(server, [request.raw]);
@@ -55,7 +46,7 @@ async function lineFor(
     // Give a second (forged) line the chance to appear before counting.
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(lines.length, expectedLines, `exactly one line: ${JSON.stringify(lines)}`);
-    assert.deepEqual(uncaught.take(), []);
+    assert.deepEqual(hostile.uncaught.take(), []);
     return lines.join('\n');
   } finally {
     await server.close();
@@ -104,7 +95,7 @@ describe('code injection through a format string', () => {
   test('a format registered with logger.format and holding a payload runs no code', async () => {
     const g = globalThis as Record<string, unknown>;
     delete g[flag];
-    subject.logger.format('hostile-injection', `:method\\" + (globalThis.${flag} = 1) //`);
+    hostile.subject.logger.format('hostile-injection', `:method\\" + (globalThis.${flag} = 1) //`);
     await lineFor('hostile-injection', { path: '/' });
     assert.equal(g[flag], undefined);
   });
@@ -113,7 +104,7 @@ describe('code injection through a format string', () => {
     const g = globalThis as Record<string, unknown>;
     delete g[flag];
     for (const payload of payloads) {
-      const fn = subject.logger.compile(payload);
+      const fn = hostile.subject.logger.compile(payload);
       assert.equal(typeof fn, 'function');
       assert.equal(g[flag], undefined, payload);
     }
@@ -176,7 +167,7 @@ const forgeries: Record<string, string> = {
 
 describe('log-line forgery', () => {
   before(() => {
-    subject.logger.token('hostile-value', () => hostileValue);
+    hostile.subject.logger.token('hostile-value', () => hostileValue);
   });
 
   for (const [name, value] of Object.entries(forgeries)) {
@@ -214,10 +205,13 @@ describe('log-line forgery', () => {
   test('an array a custom token returns (Express req.query.x for ?x=a%0Ab&x=c) is escaped', async () => {
     // `logger.token('x', (req) => req.query.x)` is common; Express makes x an array when the
     // parameter repeats, and the array's string form carries the client's raw characters.
-    subject.logger.token('hostile-array', () => ['a\r\n127.0.0.1 - forged', 'b"c'] as never);
+    hostile.subject.logger.token(
+      'hostile-array',
+      () => ['a\r\n127.0.0.1 - forged', 'b"c'] as never,
+    );
     const capture = captureLines();
     const server = await startServer({
-      middleware: [subject.logger('":hostile-array"', { stream: capture.stream })],
+      middleware: [hostile.subject.logger('":hostile-array"', { stream: capture.stream })],
     });
     try {
       await send(server, { path: '/' });

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import {
   assertHttpError,
   assertResourcesSettle,
-  documentedTypes,
+  assertWithinBaseline,
+  hostileSetup,
   listenerProbe,
-  loadSubject,
-  outcomeWithin,
   prototypeSnapshot,
-  type Subject,
   timed,
-  watchUncaught,
 } from '../helpers/hostile.js';
 import {
   type Middleware,
@@ -24,23 +21,13 @@ import {
   type TestServer,
 } from '../helpers/index.js';
 
-// One test per attack that has hit body-parser and its relatives (COMPAT.md, last section),
-// each with the bound it must respect: a status and error type, and where the attack is about
+const hostile = hostileSetup();
+
+// One test per attack that has hit body-parser and its relatives (qs's deep nesting and array
+// indices, parameter floods, decompression bombs, prototype keys, slow and lying clients,
+// crafted Content-Types for backtracking regexes), each with the bound it must respect: a status and error type, and where the attack is about
 // resources, a time budget. Memory bounds are measured in a fresh process in memory.test.ts.
 // Set HOSTILE_IMPL to run these against another implementation (README, "Security").
-
-let subject: Subject;
-let documented: ReadonlySet<string>;
-const uncaught = watchUncaught();
-
-before(async () => {
-  subject = await loadSubject();
-  documented = documentedTypes(subject);
-});
-
-after(() => {
-  uncaught.stop();
-});
 
 /** One server running `middleware`, one request, its outcome and reply; then it is closed. */
 async function exchange(
@@ -54,12 +41,28 @@ async function exchange(
     const { value: reply, ms } = await timed(() => send(server, request));
     const outcome = await server.nextOutcome();
     assert.equal(outcome.nextCalls, 1, 'next is called exactly once');
-    assert.deepEqual(uncaught.take(), [], 'no uncaught exception');
+    assert.deepEqual(hostile.uncaught.take(), [], 'no uncaught exception');
     return { outcome, status: reply.status, text: reply.text, ms };
   } finally {
     await server.close();
   }
 }
+
+/**
+ * The time of the same exchange with a benign body (the median of three, for less noise): the
+ * baseline an attack is measured against.
+ */
+async function baseline(middleware: Middleware, request: SendOptions): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) times.push((await exchange(middleware, request)).ms);
+  return times.sort((a, b) => a - b)[1] as number;
+}
+
+/** A form body of `length` bytes that is one plain parameter: linear work for any parser. */
+const plainForm = (length: number) => `a=${'b'.repeat(Math.max(0, length - 2))}`;
+/** A form body of `count` distinct parameters. */
+const distinctKeys = (count: number, value = 'x') =>
+  Array.from({ length: count }, (_, i) => `k${i}=${value}`).join('&');
 
 /** A server that must keep answering after an attack: a plain JSON request still works. */
 async function assertStillServing(server: TestServer): Promise<void> {
@@ -100,35 +103,33 @@ const pristine: Record<string, unknown> = {
 const json = { 'content-type': 'application/json' };
 
 describe('deeply nested extended urlencoded keys', () => {
-  test('a 5,000-deep a[b][b]... key answers 400 querystring.parse.rangeError within 500 ms', async () => {
+  test('a 5,000-deep a[b][b]... key answers 400 querystring.parse.rangeError, as fast as a flat body', async () => {
     const body = `a${'[b]'.repeat(5000)}=x`;
-    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
-      headers: form,
-      body,
-    });
-    assertHttpError(r.outcome.error, documented, {
+    const parser = hostile.subject.parsers.urlencoded({ extended: true });
+    const base = await baseline(parser, { headers: form, body: plainForm(body.length) });
+    const r = await exchange(parser, { headers: form, body });
+    assertHttpError(r.outcome.error, hostile.documented, {
       status: 400,
       type: 'querystring.parse.rangeError',
     });
-    assert.ok(r.ms < 500, `took ${r.ms} ms`);
+    assertWithinBaseline(r.ms, base, 'depth 5,000');
   });
 
-  test('a 300,000-deep key under a 1mb limit answers 400 within 1 s', async () => {
+  test('a 300,000-deep key under a 1mb limit answers 400, as fast as a flat body', async () => {
     const body = `a${'[b]'.repeat(300_000)}=x`;
-    const r = await exchange(subject.parsers.urlencoded({ extended: true, limit: '1mb' }), {
-      headers: form,
-      body,
-    });
-    assertHttpError(r.outcome.error, documented, {
+    const parser = hostile.subject.parsers.urlencoded({ extended: true, limit: '1mb' });
+    const base = await baseline(parser, { headers: form, body: plainForm(body.length) });
+    const r = await exchange(parser, { headers: form, body });
+    assertHttpError(r.outcome.error, hostile.documented, {
       status: 400,
       type: 'querystring.parse.rangeError',
     });
-    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    assertWithinBaseline(r.ms, base, 'depth 300,000');
   });
 
   test('nesting within the depth still parses (32 levels by default)', async () => {
     const body = `a${'[b]'.repeat(32)}=x`;
-    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+    const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true }), {
       headers: form,
       body,
     });
@@ -142,42 +143,43 @@ describe('deeply nested extended urlencoded keys', () => {
 
 describe('a huge &&&& body', () => {
   for (const extended of [false, true]) {
-    test(`10 MB of "&" (extended: ${extended}) answers 413 parameters.too.many within 1 s`, async () => {
+    test(`10 MB of "&" (extended: ${extended}) answers 413 parameters.too.many, as fast as one 10 MB parameter`, async () => {
       const body = '&'.repeat(10 * 1024 * 1024);
-      const r = await exchange(subject.parsers.urlencoded({ extended, limit: '20mb' }), {
-        headers: form,
-        body,
-      });
-      assertHttpError(r.outcome.error, documented, {
+      const parser = hostile.subject.parsers.urlencoded({ extended, limit: '20mb' });
+      const base = await baseline(parser, { headers: form, body: plainForm(body.length) });
+      const r = await exchange(parser, { headers: form, body });
+      assertHttpError(r.outcome.error, hostile.documented, {
         status: 413,
         type: 'parameters.too.many',
       });
-      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      assertWithinBaseline(r.ms, base, '10 MB of &');
     });
   }
 
   test('1,001 parameters with the default parameterLimit answer 413 parameters.too.many', async () => {
     const body = Array.from({ length: 1001 }, (_, i) => `k${i}=v`).join('&');
-    const r = await exchange(subject.parsers.urlencoded(), { headers: form, body });
-    assertHttpError(r.outcome.error, documented, { status: 413, type: 'parameters.too.many' });
+    const r = await exchange(hostile.subject.parsers.urlencoded(), { headers: form, body });
+    assertHttpError(r.outcome.error, hostile.documented, {
+      status: 413,
+      type: 'parameters.too.many',
+    });
   });
 });
 
 describe('sparse, enormous and repeated array indices', () => {
-  test('a[999999999]=x gives a small object, not a billion-slot array, within 500 ms', async () => {
-    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
-      headers: form,
-      body: 'a[999999999]=x',
-    });
+  test('a[999999999]=x gives a small object, not a billion-slot array, as fast as a[b]=x', async () => {
+    const parser = hostile.subject.parsers.urlencoded({ extended: true });
+    const base = await baseline(parser, { headers: form, body: 'a[b]=x' });
+    const r = await exchange(parser, { headers: form, body: 'a[999999999]=x' });
     assert.equal(r.outcome.error, undefined);
     const body = r.outcome.body as { a: unknown };
     assert.ok(!Array.isArray(body.a), 'a is not an array');
     assert.deepEqual({ ...(body.a as object) }, { '999999999': 'x' });
-    assert.ok(r.ms < 500, `took ${r.ms} ms`);
+    assertWithinBaseline(r.ms, base, 'a[999999999]');
   });
 
   test('a[0]=x&a[100000000]=y does not allocate a sparse array', async () => {
-    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+    const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true }), {
       headers: form,
       body: 'a[0]=x&a[100000000]=y',
     });
@@ -187,15 +189,18 @@ describe('sparse, enormous and repeated array indices', () => {
     assert.ok(JSON.stringify(r.outcome.body).length < 100);
   });
 
-  test('a[]= repeated 20,000 times (parameterLimit raised) stays bounded by the parameter count within 1 s', async () => {
+  test('a[]= repeated 20,000 times (parameterLimit raised) stays bounded by the parameter count, as fast as 20,000 keys', async () => {
     const body = 'a[]=x&'.repeat(20_000).slice(0, -1);
-    const r = await exchange(
-      subject.parsers.urlencoded({ extended: true, parameterLimit: 100_000, limit: '1mb' }),
-      { headers: form, body },
-    );
-    assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+    const parser = hostile.subject.parsers.urlencoded({
+      extended: true,
+      parameterLimit: 100_000,
+      limit: '1mb',
+    });
+    const base = await baseline(parser, { headers: form, body: distinctKeys(20_000) });
+    const r = await exchange(parser, { headers: form, body });
+    assertWithinBaseline(r.ms, base, 'a[]= x 20,000');
     if (r.outcome.error !== undefined) {
-      assertHttpError(r.outcome.error, documented, { status: 413 });
+      assertHttpError(r.outcome.error, hostile.documented, { status: 413 });
       return;
     }
     const a = (r.outcome.body as { a: unknown }).a;
@@ -204,30 +209,29 @@ describe('sparse, enormous and repeated array indices', () => {
   });
 
   for (const extended of [false, true]) {
-    test(`a key repeated 20,000 times in 40 kB (parameterLimit raised, extended: ${extended}) is answered within 1 s`, async () => {
+    test(`a key repeated 20,000 times in 40 kB (parameterLimit raised, extended: ${extended}) is answered as fast as 20,000 keys`, async () => {
       // "a&a&a&...": two bytes per parameter, each one more value for the same key. Within the
       // default 100kb limit an attacker fits 51,000 of them; 20,000 keep a failure short.
       const body = 'a&'.repeat(20_000).slice(0, -1);
-      const r = await exchange(
-        subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 }),
-        {
-          headers: form,
-          body,
-        },
-      );
-      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      const parser = hostile.subject.parsers.urlencoded({ extended, parameterLimit: 1_000_000 });
+      const base = await baseline(parser, { headers: form, body: distinctKeys(20_000, '') });
+      const r = await exchange(parser, { headers: form, body });
+      assertWithinBaseline(r.ms, base, 'a& x 20,000');
       if (r.outcome.error !== undefined)
-        assertHttpError(r.outcome.error, documented, { status: 413 });
+        assertHttpError(r.outcome.error, hostile.documented, { status: 413 });
     });
   }
 
   test('a[]= repeated past the default parameterLimit answers 413 parameters.too.many', async () => {
     const body = 'a[]=x&'.repeat(1001).slice(0, -1);
-    const r = await exchange(subject.parsers.urlencoded({ extended: true }), {
+    const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true }), {
       headers: form,
       body,
     });
-    assertHttpError(r.outcome.error, documented, { status: 413, type: 'parameters.too.many' });
+    assertHttpError(r.outcome.error, hostile.documented, {
+      status: 413,
+      type: 'parameters.too.many',
+    });
   });
 });
 
@@ -249,13 +253,16 @@ describe('prototype keys in urlencoded bodies', () => {
         const unchanged = prototypeSnapshot();
         let r: Awaited<ReturnType<typeof exchange>>;
         try {
-          r = await exchange(subject.parsers.urlencoded({ extended }), { headers: form, body });
+          r = await exchange(hostile.subject.parsers.urlencoded({ extended }), {
+            headers: form,
+            body,
+          });
           unchanged();
         } finally {
           undoPollution();
         }
         if (r.outcome.error !== undefined) {
-          assertHttpError(r.outcome.error, documented, { status: 400 });
+          assertHttpError(r.outcome.error, hostile.documented, { status: 400 });
           return;
         }
         const parsed = r.outcome.body as Record<string, unknown>;
@@ -286,12 +293,12 @@ describe('JSON prototype poisoning', () => {
       const unchanged = prototypeSnapshot();
       let r: Awaited<ReturnType<typeof exchange>>;
       try {
-        r = await exchange(subject.parsers.json(), { headers: json, body });
+        r = await exchange(hostile.subject.parsers.json(), { headers: json, body });
         unchanged();
       } finally {
         undoPollution();
       }
-      assertHttpError(r.outcome.error, documented, { status: 400 });
+      assertHttpError(r.outcome.error, hostile.documented, { status: 400 });
       assert.equal(r.status, 400);
     });
   }
@@ -308,7 +315,7 @@ describe('JSON prototype poisoning', () => {
       }
     };
     const server = await startServer({
-      middleware: [subject.parsers.json()],
+      middleware: [hostile.subject.parsers.json()],
       handler: (req, res) => {
         merge({}, (req as { body?: Record<string, unknown> }).body ?? {});
         res.end('merged');
@@ -329,7 +336,7 @@ describe('JSON prototype poisoning', () => {
   });
 
   test('"__proto__" as a string value, not a key, is parsed', async () => {
-    const r = await exchange(subject.parsers.json(), {
+    const r = await exchange(hostile.subject.parsers.json(), {
       headers: json,
       body: '{"note":"__proto__","list":["constructor","prototype"]}',
     });
@@ -351,25 +358,41 @@ const bombs: Record<string, () => Buffer> = {
     }),
 };
 
+const compressors: Record<string, (body: Buffer) => Buffer> = {
+  gzip: (body) => zlib.gzipSync(body),
+  deflate: (body) => zlib.deflateSync(body),
+  br: (body) => zlib.brotliCompressSync(body),
+};
+
 describe('decompression bomb', () => {
   for (const [encoding, make] of Object.entries(bombs)) {
-    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large within 1 s`, async () => {
+    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large, as fast as a body at the limit`, async () => {
       const body = make();
-      const r = await exchange(subject.parsers.json(), {
+      const parser = hostile.subject.parsers.json();
+      // The baseline inflates as much as the limit lets the bomb inflate: 100 kB.
+      const atLimit = compressors[encoding]!(Buffer.from(`{"a":"${' '.repeat(100 * 1024 - 8)}"}`));
+      const base = await baseline(parser, {
+        headers: { ...json, 'content-encoding': encoding },
+        body: atLimit,
+      });
+      const r = await exchange(parser, {
         headers: { ...json, 'content-encoding': encoding },
         body,
       });
-      assertHttpError(r.outcome.error, documented, { status: 413, type: 'entity.too.large' });
-      assert.ok(r.ms < 1000, `took ${r.ms} ms`);
+      assertHttpError(r.outcome.error, hostile.documented, {
+        status: 413,
+        type: 'entity.too.large',
+      });
+      assertWithinBaseline(r.ms, base, `${encoding} bomb`);
     });
   }
 
   test('a gzip bomb for the raw parser with a 1mb limit answers 413 entity.too.large', async () => {
-    const r = await exchange(subject.parsers.raw({ limit: '1mb' }), {
+    const r = await exchange(hostile.subject.parsers.raw({ limit: '1mb' }), {
       headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' },
       body: bombs.gzip!(),
     });
-    assertHttpError(r.outcome.error, documented, { status: 413, type: 'entity.too.large' });
+    assertHttpError(r.outcome.error, hostile.documented, { status: 413, type: 'entity.too.large' });
   });
 });
 
@@ -381,14 +404,14 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
     'gzip with a broken header': Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0xff]), valid]),
   };
   const parserCases: Array<[string, () => Middleware, string]> = [
-    ['json', () => subject.parsers.json({ verify: () => {} }), 'application/json'],
-    ['text', () => subject.parsers.text({ verify: () => {} }), 'text/plain'],
+    ['json', () => hostile.subject.parsers.json({ verify: () => {} }), 'application/json'],
+    ['text', () => hostile.subject.parsers.text({ verify: () => {} }), 'text/plain'],
     [
       'urlencoded',
-      () => subject.parsers.urlencoded({ verify: () => {} }),
+      () => hostile.subject.parsers.urlencoded({ verify: () => {} }),
       'application/x-www-form-urlencoded',
     ],
-    ['raw', () => subject.parsers.raw({ verify: () => {} }), 'application/octet-stream'],
+    ['raw', () => hostile.subject.parsers.raw({ verify: () => {} }), 'application/octet-stream'],
   ];
   for (const [parser, make, type] of parserCases) {
     test(`${parser}: corrupt gzip, deflate and br with charset klingon or utf-7 never crash, answer a documented 4xx, and the server keeps serving`, async () => {
@@ -409,9 +432,9 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
               assert.equal(outcome.nextCalls, 1, `${encoding} ${kind} ${charset}`);
               if (parser === 'raw') {
                 // raw has no charset: the corrupt stream itself must be the error.
-                assertHttpError(outcome.error, documented, { status: 400 });
+                assertHttpError(outcome.error, hostile.documented, { status: 400 });
               } else {
-                assertHttpError(outcome.error, documented);
+                assertHttpError(outcome.error, hostile.documented);
                 assert.ok(reply.status === 400 || reply.status === 415, `${reply.status}`);
               }
             }
@@ -419,7 +442,7 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
         }
         // Let any late decoder error surface before looking.
         await new Promise((r) => setTimeout(r, 50));
-        assert.deepEqual(uncaught.take(), [], 'no uncaught exception');
+        assert.deepEqual(hostile.uncaught.take(), [], 'no uncaught exception');
         assert.deepEqual(probe.leaks, [], 'no listener left on req or socket');
       } finally {
         await server.close();
@@ -429,7 +452,7 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
 
   test('a corrupt body with verify that throws answers a documented error without crashing', async () => {
     const r = await exchange(
-      subject.parsers.json({
+      hostile.subject.parsers.json({
         verify: () => {
           throw new Error('refused');
         },
@@ -442,13 +465,13 @@ describe('corrupt compressed data with an unsupported charset and verify', () =>
         body: corrupt.garbage!,
       },
     );
-    assertHttpError(r.outcome.error, documented);
+    assertHttpError(r.outcome.error, hostile.documented);
   });
 });
 
 describe('lying Content-Length and broken clients', () => {
   test('a Content-Length shorter than the body: the declared bytes are parsed (400 entity.parse.failed) and the server keeps serving', async () => {
-    const server = await startServer({ middleware: [subject.parsers.json()] });
+    const server = await startServer({ middleware: [hostile.subject.parsers.json()] });
     try {
       const reply = await sendRaw(server, [
         rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 4 }),
@@ -456,7 +479,10 @@ describe('lying Content-Length and broken clients', () => {
       ]);
       const outcome = await server.nextOutcome();
       assert.equal(outcome.nextCalls, 1);
-      assertHttpError(outcome.error, documented, { status: 400, type: 'entity.parse.failed' });
+      assertHttpError(outcome.error, hostile.documented, {
+        status: 400,
+        type: 'entity.parse.failed',
+      });
       assert.equal(reply.status, 400);
       await assertStillServing(server);
     } finally {
@@ -466,7 +492,7 @@ describe('lying Content-Length and broken clients', () => {
 
   test('a Content-Length longer than the body, then the client leaves: 400 request.aborted, once, and the server keeps serving', async () => {
     const baseline = (await import('../helpers/hostile.js')).activeResources();
-    const server = await startServer({ middleware: [subject.parsers.json()] });
+    const server = await startServer({ middleware: [hostile.subject.parsers.json()] });
     try {
       await sendRaw(
         server,
@@ -478,7 +504,7 @@ describe('lying Content-Length and broken clients', () => {
       );
       const outcome = await server.nextOutcome();
       assert.equal(outcome.nextCalls, 1);
-      assertHttpError(outcome.error, documented, { status: 400, type: 'request.aborted' });
+      assertHttpError(outcome.error, hostile.documented, { status: 400, type: 'request.aborted' });
       await assertStillServing(server);
     } finally {
       await server.close();
@@ -487,20 +513,17 @@ describe('lying Content-Length and broken clients', () => {
   });
 
   test('a Content-Length over the limit is refused with 413 before the body is read', async () => {
-    const server = await startServer({ middleware: [subject.parsers.json()] });
+    const server = await startServer({ middleware: [hostile.subject.parsers.json()] });
     try {
       // The head alone announces 10 GB; nothing after it. The answer must not wait for it.
-      const { value: reply, ms } = await timed(() =>
-        sendRaw(
-          server,
-          [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1e10 })],
-          { timeoutMs: 1500 },
-        ),
+      const reply = await sendRaw(
+        server,
+        [rawHead('POST', '/', { 'content-type': 'application/json', 'content-length': 1e10 })],
+        { timeoutMs: 1500 },
       );
       assert.equal(reply.status, 413, 'answered before the announced body arrived');
-      const outcome = await outcomeWithin(server, 500);
-      assertHttpError(outcome.error, documented, { status: 413, type: 'entity.too.large' });
-      assert.ok(ms < 1500, `took ${ms} ms`);
+      const outcome = await server.nextOutcome(500);
+      assertHttpError(outcome.error, hostile.documented, { status: 413, type: 'entity.too.large' });
     } finally {
       await server.close();
     }
@@ -513,7 +536,7 @@ describe('a limit option that fails to parse', () => {
     test(`limit ${JSON.stringify(limit) ?? String(limit)} throws a TypeError at creation or still enforces a limit`, async () => {
       let middleware: Middleware;
       try {
-        middleware = subject.parsers.raw({ limit } as never);
+        middleware = hostile.subject.parsers.raw({ limit } as never);
       } catch (err) {
         assert.ok(err instanceof TypeError, String(err));
         assert.match((err as Error).message, /limit/);
@@ -524,7 +547,10 @@ describe('a limit option that fails to parse', () => {
         headers: { 'content-type': 'application/octet-stream' },
         body: Buffer.alloc(5 * 1024 * 1024, 0x61),
       });
-      assertHttpError(r.outcome.error, documented, { status: 413, type: 'entity.too.large' });
+      assertHttpError(r.outcome.error, hostile.documented, {
+        status: 413,
+        type: 'entity.too.large',
+      });
     });
   }
 });
@@ -547,7 +573,7 @@ describe('content-type confusion', () => {
   ];
   for (const [type, parsed] of cases) {
     test(`content-type ${JSON.stringify(type)} is ${parsed ? 'parsed as JSON' : 'not parsed as JSON'}`, async () => {
-      const r = await exchange(subject.parsers.json(), {
+      const r = await exchange(hostile.subject.parsers.json(), {
         headers: { 'content-type': type },
         body: '{"a":1}',
       });
@@ -556,7 +582,7 @@ describe('content-type confusion', () => {
         assert.deepEqual(r.outcome.body, { a: 1 });
       } else if (r.outcome.error !== undefined) {
         // A malformed header may be refused, but never parsed as JSON.
-        assertHttpError(r.outcome.error, documented, { status: 400 });
+        assertHttpError(r.outcome.error, hostile.documented, { status: 400 });
       } else {
         assert.equal(r.outcome.body, undefined);
       }
@@ -576,17 +602,22 @@ describe('content-type confusion', () => {
     'alternating tokens and blanks': `application/json; charset=${'a '.repeat(long / 2)}`,
   };
   for (const parser of ['json', 'text', 'urlencoded', 'raw'] as const) {
-    test(`${parser}: content-type headers of 15 kB crafted for regex backtracking are answered within 1 s each (a backtracking regex takes far longer)`, async () => {
-      const server = await startServer({ middleware: [subject.parsers[parser]()] });
+    test(`${parser}: content-type headers of 15 kB crafted for regex backtracking are answered about as fast as an ordinary one (a backtracking regex takes far longer)`, async () => {
+      const server = await startServer({ middleware: [hostile.subject.parsers[parser]()] });
       try {
         for (const [name, type] of Object.entries(crafted)) {
+          // The baseline: the same request with an ordinary Content-Type, just before.
+          const plain = await timed(() =>
+            send(server, { headers: { 'content-type': 'application/json' }, body: '{"a":1}' }),
+          );
+          await server.nextOutcome();
           const { ms } = await timed(() =>
             send(server, { headers: { 'content-type': type }, body: '{"a":1}' }),
           );
           const outcome = await server.nextOutcome();
           assert.equal(outcome.nextCalls, 1, name);
-          if (outcome.error !== undefined) assertHttpError(outcome.error, documented);
-          assert.ok(ms < 1000, `${name}: ${ms} ms`);
+          if (outcome.error !== undefined) assertHttpError(outcome.error, hostile.documented);
+          assertWithinBaseline(ms, plain.ms, name);
         }
       } finally {
         await server.close();
@@ -597,11 +628,11 @@ describe('content-type confusion', () => {
 
 describe('charset=utf-7', () => {
   test('JSON with charset=utf-7 answers 415 charset.unsupported and is never decoded', async () => {
-    const r = await exchange(subject.parsers.json(), {
+    const r = await exchange(hostile.subject.parsers.json(), {
       headers: { 'content-type': 'application/json; charset=utf-7' },
       body: '{"x":"+ADw-script+AD4-alert(1)+ADw-/script+AD4-"}',
     });
-    const err = assertHttpError(r.outcome.error, documented, {
+    const err = assertHttpError(r.outcome.error, hostile.documented, {
       status: 415,
       type: 'charset.unsupported',
     });
@@ -610,20 +641,26 @@ describe('charset=utf-7', () => {
   });
 
   test('urlencoded with charset=utf-7 answers 415 charset.unsupported', async () => {
-    const r = await exchange(subject.parsers.urlencoded(), {
+    const r = await exchange(hostile.subject.parsers.urlencoded(), {
       headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-7' },
       body: 'x=+ADw-script+AD4-',
     });
-    assertHttpError(r.outcome.error, documented, { status: 415, type: 'charset.unsupported' });
+    assertHttpError(r.outcome.error, hostile.documented, {
+      status: 415,
+      type: 'charset.unsupported',
+    });
   });
 
   for (const spelling of ['UTF-7', 'utf7', 'unicode-1-1-utf-7', 'csUnicode11UTF7', 'utf-7-imap']) {
     test(`JSON with charset=${spelling} is refused, not decoded as UTF-7`, async () => {
-      const r = await exchange(subject.parsers.json(), {
+      const r = await exchange(hostile.subject.parsers.json(), {
         headers: { 'content-type': `application/json; charset=${spelling}` },
         body: '{"x":"+ADw-script+AD4-"}',
       });
-      assertHttpError(r.outcome.error, documented, { status: 415, type: 'charset.unsupported' });
+      assertHttpError(r.outcome.error, hostile.documented, {
+        status: 415,
+        type: 'charset.unsupported',
+      });
     });
   }
 });

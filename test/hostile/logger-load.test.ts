@@ -6,18 +6,18 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { lastJson, loadSubject, runChild, type Subject } from '../helpers/hostile.js';
+import { hostileSetup, lastJson, runChild } from '../helpers/hostile.js';
 import { startServer } from '../helpers/index.js';
+
+const hostile = hostileSetup();
 
 // The logger under load: every request gives exactly one intact line, none torn or lost,
 // from one process or four cluster workers sharing a file; and `immediate` lines reach the
 // stream before a crash that follows the request's arrival.
 
-let subject: Subject;
 let dir: string;
 
 before(async () => {
-  subject = await loadSubject();
   dir = mkdtempSync(join(tmpdir(), 'httpware-load-'));
 });
 
@@ -28,15 +28,14 @@ after(() => {
 const REQUESTS = 10_000;
 
 describe('10,000 requests logged to a file', () => {
-  test('give exactly one intact line each, in a few seconds over keep-alive', async () => {
+  test('give exactly one intact line each over keep-alive (its time is measured by the soak)', async () => {
     const file = join(dir, 'single.log');
     const stream = createWriteStream(file, { flags: 'a' });
     const server = await startServer({
-      middleware: [subject.logger(':method :url :status', { stream })],
+      middleware: [hostile.subject.logger(':method :url :status', { stream })],
       handler: (_req, res) => res.end('ok'),
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-    const started = Date.now();
     try {
       let next = 0;
       const worker = async () => {
@@ -57,7 +56,6 @@ describe('10,000 requests logged to a file', () => {
       agent.destroy();
       await server.close();
     }
-    const ms = Date.now() - started;
     stream.end();
     await once(stream, 'close');
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -70,7 +68,6 @@ describe('10,000 requests logged to a file', () => {
       ids.add(Number(m[1]));
     }
     assert.equal(ids.size, REQUESTS, 'one line per request, none lost or doubled');
-    assert.ok(ms < 30_000, `${REQUESTS} requests took ${ms} ms`);
   });
 });
 

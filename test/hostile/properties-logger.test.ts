@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fc from 'fast-check';
-import { loadSubject, quotedFields, type Subject, watchUncaught } from '../helpers/hostile.js';
+import { hostileSetup, quotedFields } from '../helpers/hostile.js';
 import {
   captureLines,
   type LineCapture,
@@ -10,32 +9,32 @@ import {
   startServer,
   type TestServer,
 } from '../helpers/index.js';
+import { fc } from '../helpers/properties.js';
+
+const hostile = hostileSetup();
 
 // Properties of the logger through a real server: whatever a client puts in the URL, the
 // headers and the Basic-auth user name, and whatever a custom token returns, each request
 // gives exactly one line, with no raw control character, in which every quoted field is
 // intact and unescapes to the value that went in.
 
-let subject: Subject;
 let server: TestServer;
 let capture: LineCapture;
-const uncaught = watchUncaught();
 let tokenValue = '';
 
 const format = '":method :url" ":remote-user" ":referrer" ":user-agent" ":property-value"';
 
 before(async () => {
-  subject = await loadSubject();
-  subject.logger.token('property-value', () => tokenValue);
+  await hostile.ready;
+  hostile.subject.logger.token('property-value', () => tokenValue);
   capture = captureLines();
   server = await startServer({
-    middleware: [subject.logger(format, { stream: capture.stream })],
+    middleware: [hostile.subject.logger(format, { stream: capture.stream })],
   });
 });
 
 after(async () => {
   await server.close();
-  uncaught.stop();
 });
 
 /** Characters Node accepts in a request-target: visible ASCII (quotes and backslashes too). */
@@ -108,7 +107,7 @@ test('any URL, headers, user name and token value give exactly one intact line',
         assert.equal(fields[2], referrer || '-');
         assert.equal(fields[3], agent || '-');
         assert.equal(fields[4], value || '-');
-        assert.deepEqual(uncaught.take(), []);
+        assert.deepEqual(hostile.uncaught.take(), []);
       },
     ),
     { numRuns: 250 },
@@ -118,11 +117,22 @@ test('any URL, headers, user name and token value give exactly one intact line',
   assert.equal(capture.lines.length, count);
 });
 
+/**
+ * A dev line without the four colour codes the format itself writes (reset, status colour,
+ * reset, reset), and only those: one more, from a request, stays in and fails the check.
+ */
+function withoutDevColours(line: string): string {
+  const match = /^\u001b\[0m(.*) \u001b\[\d+m(\d{3}|-)\u001b\[0m (.*)\u001b\[0m$/s.exec(line);
+  return match === null ? line : `${match[1]} ${match[2]} ${match[3]}`;
+}
+
 test('any token value in any predefined format gives exactly one line with no raw control', async () => {
   const formats = ['combined', 'common', 'dev', 'short', 'tiny'] as const;
   const captures = formats.map(() => captureLines());
   const logged = await startServer({
-    middleware: formats.map((name, i) => subject.logger(name, { stream: captures[i]!.stream })),
+    middleware: formats.map((name, i) =>
+      hostile.subject.logger(name, { stream: captures[i]!.stream }),
+    ),
   });
   try {
     await fc.assert(
@@ -142,8 +152,8 @@ test('any token value in any predefined format gives exactly one line with no ra
             const start = starts[i]!;
             const lines = await c.waitFor(start + 1);
             assert.equal(lines.length, start + 1, `${formats[i]}: one line per request`);
-            // dev colours with ESC when allowed; everything else must be escaped.
-            const line = lines[start]!.replace(/\u001b\[\d+m/g, '');
+            // dev colours with ESC when allowed, at four known places; any other must be escaped.
+            const line = formats[i] === 'dev' ? withoutDevColours(lines[start]!) : lines[start]!;
             assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, line);
           }
         },

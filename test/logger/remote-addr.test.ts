@@ -58,3 +58,27 @@ for (const framework of frameworks) {
     });
   });
 }
+
+// Express's req.ip is a getter on its prototype, never gone: node:http shows the case.
+describe(':remote-addr in http, req.ip set by a middleware', () => {
+  it('keeps the req.ip of arrival when req.ip is gone by the time the line is made', async () => {
+    const server = await loggedServer((stream) => logger(':remote-addr', { stream }), {
+      before: [
+        (req, _res, next) => {
+          Object.defineProperty(req, 'ip', { value: '10.0.0.1', configurable: true });
+          next();
+        },
+      ],
+      handler: (req, res) => {
+        Reflect.deleteProperty(req, 'ip');
+        res.end();
+      },
+    });
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['10.0.0.1']);
+    } finally {
+      await server.close();
+    }
+  });
+});

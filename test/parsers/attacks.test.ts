@@ -1,4 +1,6 @@
-// Every attack on body parsers listed in COMPAT.md, each a named test.
+// Attacks that have hit body parsers (deep or sparse qs keys, parameter floods, prototype keys,
+// decompression bombs, lying or aborting clients, Content-Type confusion, UTF-7 smuggling), each
+// a named test of the defence.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import zlib from 'node:zlib';
@@ -11,20 +13,18 @@ const FORM = 'application/x-www-form-urlencoded';
 const extended = () => parsers.urlencoded({ extended: true });
 
 describe('attacks on the parsers', () => {
-  it('deeply nested extended keys (a[b][b]... thousands deep) are refused quickly', async () => {
+  // How fast these are refused, against a benign body of the same size, is checked in
+  // test/hostile/attacks-parsers.test.ts.
+  it('deeply nested extended keys (a[b][b]... thousands deep) are refused', async () => {
     const body = `a${'[b]'.repeat(5000)}=x`;
-    const started = Date.now();
     const result = await exchange(extended(), FORM, body);
     assertError(result, 400, 'querystring.parse.rangeError', 'The input exceeded the depth');
-    assert.ok(Date.now() - started < 1000);
   });
 
   it('a huge &&&&... body is refused before any parameter is allocated', async () => {
     const body = '&'.repeat(90 * 1024);
-    const started = Date.now();
     const result = await exchange(extended(), FORM, body);
     assertError(result, 413, 'parameters.too.many', 'too many parameters');
-    assert.ok(Date.now() - started < 1000);
   });
 
   it('a sparse enormous array index (a[999999999]=x) does not allocate an array', async () => {
@@ -143,17 +143,32 @@ describe('attacks on the parsers', () => {
     assertBody(quoted, { a: 1 });
   });
 
-  it('a very long crafted Content-Type is parsed in linear time', () => {
-    const headers = [
-      `application/json; ${'a='.repeat(100_000)}`,
-      `application/${'x'.repeat(200_000)}`,
-      `application/json;${' '.repeat(100_000)}charset="${'\\"'.repeat(50_000)}`,
-      `${'a/'.repeat(100_000)}`,
+  it('a very long crafted Content-Type is parsed in linear time: 4 times the length, not 16 times the time', () => {
+    const crafted: Array<(n: number) => string> = [
+      (n) => `application/json; ${'a='.repeat(n)}`,
+      (n) => `application/${'x'.repeat(2 * n)}`,
+      (n) => `application/json;${' '.repeat(n)}charset="${'\\"'.repeat(n / 2)}`,
+      (n) => 'a/'.repeat(n),
     ];
-    for (const header of headers) {
-      const started = process.hrtime.bigint();
-      parseContentType(header);
-      assert.ok(process.hrtime.bigint() - started < 200_000_000n, header.slice(0, 30));
+    // Best of three: other work on the machine only ever adds time, while a parse that is
+    // quadratic in the header is slow every time.
+    const fastest = (header: string) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        parseContentType(header);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    for (const make of crafted) {
+      const quarter = fastest(make(25_000));
+      const full = fastest(make(100_000));
+      // Linear: about 4 times; quadratic: about 16. Under 0.5 ms a timing is noise.
+      assert.ok(
+        full <= 10 * Math.max(quarter, 0.5),
+        `${make(4).slice(0, 30)}: ${full.toFixed(2)} ms, a quarter of it ${quarter.toFixed(2)} ms`,
+      );
     }
   });
 

@@ -39,6 +39,37 @@ describe('malformed and interrupted requests', () => {
     });
   });
 
+  it('reports a request the application destroys mid-body as request.aborted, calling next once', async () => {
+    // req.destroy() by application code emits 'aborted' and 'close' but no 'error' (a client
+    // abort emits 'error' too), so only the 'close' listener can tell the parser.
+    const text = parsers.text();
+    const destroyOnFirstChunk: Middleware = (req, res, next) => {
+      req.once('data', () => req.destroy());
+      text(req, res, next);
+    };
+    await withServer(destroyOnFirstChunk, async (server) => {
+      const head = rawHead('POST', '/', { 'Content-Type': 'text/plain', 'Content-Length': 100 });
+      const reply = await sendRaw(server, [head, 'hello'], { delayMs: 20 });
+      assert.equal(reply.ended, 'closed');
+      const outcome = await server.nextOutcome();
+      const err = outcome.error as Record<string, unknown>;
+      assert.equal(err.type, 'request.aborted');
+      assert.equal(err.status, 400);
+      assert.equal(err.received, 5);
+      assert.equal(outcome.nextCalls, 1);
+      // A second call of next for the destroyed request would be queued before this outcome.
+      const after = await sendRaw(server, [
+        rawHead('POST', '/', {
+          'Content-Type': 'text/plain',
+          'Content-Length': 0,
+          Connection: 'close',
+        }),
+      ]);
+      assert.equal(after.status, 200);
+      assert.equal((await server.nextOutcome()).error, undefined);
+    });
+  });
+
   it('reports an aborted compressed body as 400 request.aborted (body-parser never calls next)', async () => {
     await withServer(parsers.json(), async (server) => {
       const head = rawHead('POST', '/', {

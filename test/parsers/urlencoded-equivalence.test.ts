@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import bodyParser from 'body-parser';
-import fc from 'fast-check';
 import { parsers } from '../../src/index.js';
 import type { Middleware, TestServer } from '../helpers/index.js';
 import { startServer } from '../helpers/index.js';
 import { post } from '../helpers/parsers.js';
+import { fc } from '../helpers/properties.js';
 
 const combos = [false, true].flatMap((extended) =>
   [false, true].flatMap((charsetSentinel) =>

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { basicAuthUser } from '../../src/logger/basic-auth.js';
+import { fc } from '../helpers/properties.js';
 
 const basicAuth = createRequire(import.meta.url)('basic-auth') as {
   parse(header: string): { name: string; pass: string } | undefined;

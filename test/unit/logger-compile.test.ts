@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import morgan from 'morgan';
 import { compile, parseFormat } from '../../src/logger/compile.js';
 import type { FormatFn, Tokens } from '../../src/logger/types.js';
+import { fc } from '../helpers/properties.js';
 
 const req = {} as IncomingMessage;
 const res = {} as ServerResponse;

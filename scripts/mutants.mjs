@@ -1,0 +1,351 @@
+// The targeted mutants `npm run mutate` applies (see scripts/mutate.mjs). Each takes away or
+// bends one defence or documented behaviour of src/parsers or src/logger; the tests guarding
+// it must then fail. `find` must occur exactly once in `file`; update it when the code moves.
+// `tests`: path substrings of the test files to run, most telling first (scripts/run-tests.mjs
+// runs them in that order).
+// `survives`: the reason a mutant may survive (an equivalent mutant, say), when it may.
+
+const PARSERS = ['test/parsers/', 'test/unit/parsers'];
+const LOGGER = ['test/logger/', 'test/unit/logger'];
+const READ = 'src/parsers/read-body.ts';
+const TIMING = 'src/logger/timing.ts';
+const LOG = 'src/logger/index.ts';
+
+// The test files most likely to kill a mutant, by the word its name starts with: they run
+// before the rest of the family's tests.
+const PARSERS_FIRST = {
+  abort: ['test/parsers/malformed-requests'],
+  drain: ['test/parsers/draining', 'test/parsers/limits'],
+  limit: ['test/parsers/limits'],
+  next: ['test/parsers/malformed-requests', 'test/parsers/errors', 'test/parsers/pipeline'],
+  body: ['test/parsers/limits', 'test/parsers/pipeline'],
+  type: ['test/parsers/type-option'],
+  charset: ['test/parsers/errors', 'test/unit/parsers-charset', 'test/parsers/text'],
+  inflate: ['test/parsers/encodings'],
+  size: ['test/parsers/malformed-requests'],
+  stream: ['test/parsers/malformed-requests'],
+  listeners: ['test/parsers/pipeline'],
+  verify: ['test/parsers/verify'],
+  json: ['test/parsers/prototype-poisoning', 'test/parsers/json'],
+  urlencoded: ['test/parsers/urlencoded', 'test/parsers/attacks'],
+  bytes: ['test/unit/parsers-bytes', 'test/parsers/options'],
+  options: ['test/parsers/options'],
+};
+const LOGGER_FIRST = {
+  timing: ['test/logger/several-loggers', 'test/logger/tokens-timing', 'test/logger/remote-addr'],
+  escape: ['test/unit/logger-escape', 'test/logger/escaping'],
+  stream: ['test/logger/failures', 'test/logger/stream'],
+  done: ['test/logger/aborted-requests', 'test/logger/listeners'],
+  skip: ['test/logger/failures'],
+  format: ['test/logger/failures'],
+  tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
+  'basic-auth': ['test/unit/logger-basic-auth', 'test/logger/remote-user'],
+};
+
+/** A family's mutant maker: its test files, the most telling ones for the mutant first. */
+const family = (first, all) => (name, file, find, replace) => ({
+  name,
+  file,
+  find,
+  replace,
+  tests: [...(first[name.split(':')[0]] ?? []), ...all],
+});
+const parsers = family(PARSERS_FIRST, PARSERS);
+const logger = family(LOGGER_FIRST, LOGGER);
+
+export const mutants = [
+  // The four that once survived every test.
+  parsers('abort: close without complete is ignored', READ, 'if (!req.complete) onAborted();', ''),
+  parsers('abort: no close listener', READ, "  req.on('close', onClose);", ''),
+  parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
+  parsers(
+    'limit: streaming count one byte late',
+    READ,
+    'if (received > limit) stop',
+    'if (received > limit + 1) stop',
+  ),
+  logger(
+    'timing: the first logger keeps its start',
+    TIMING,
+    '  sharedArrivals.set(req, at);',
+    '  if (!sharedArrivals.has(req)) sharedArrivals.set(req, at);',
+  ),
+
+  // The read pipeline.
+  parsers(
+    'limit: streaming count one byte early',
+    READ,
+    'if (received > limit) stop',
+    'if (received >= limit) stop',
+  ),
+  parsers('limit: no streaming count', READ, 'if (received > limit) stop', 'if (false) stop'),
+  parsers(
+    'limit: Content-Length not checked first',
+    READ,
+    'if (length !== null && length > options.limit) {',
+    'if (false) {',
+  ),
+  parsers(
+    'limit: Content-Length of exactly the limit refused',
+    READ,
+    'if (length !== null && length > options.limit) {',
+    'if (length !== null && length >= options.limit) {',
+  ),
+  parsers(
+    'drain: a huge Content-Length is waited for',
+    READ,
+    'if (declared - consumed > DRAIN_LIMIT_BYTES) {',
+    'if (false) {',
+  ),
+  parsers(
+    'drain: no time bound',
+    READ,
+    'const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);',
+    'const timer = setTimeout(giveUp, 60_000);',
+  ),
+  parsers(
+    'drain: nothing read off after an error',
+    READ,
+    'drain(req, res, consumed, () => next(err));',
+    'next(err);',
+  ),
+  parsers(
+    'drain: connection kept after giving up',
+    READ,
+    'function closeAfterResponse(res: ServerResponse): void {',
+    'function closeAfterResponse(res: ServerResponse): void {\n  return;',
+  ),
+  {
+    ...parsers(
+      'next: a second failure calls next again',
+      READ,
+      '    if (settled) return;\n    settled = true;\n    discard(',
+      '    settled = true;\n    discard(',
+    ),
+    survives:
+      'equivalent: every path into fail() first removes the listeners that could call it again ' +
+      '(cleanup), so the settled guard is defence in depth that no request can reach',
+  },
+  parsers(
+    'next: a finished request is read again',
+    READ,
+    '    if (isFinished(req)) {\n      next();',
+    '    if (false) {\n      next();',
+  ),
+  parsers(
+    'body: Transfer-Encoding alone is no body',
+    READ,
+    "req.headers['transfer-encoding'] !== undefined ||",
+    '',
+  ),
+  parsers('type: a non-matching type is parsed', READ, 'if (!lastMatched) {', 'if (false) {'),
+  parsers(
+    'charset: the parser allow-list is ignored',
+    READ,
+    'if (!format.charsets(charset)) {',
+    'if (false) {',
+  ),
+  parsers(
+    'charset: an unknown charset is decoded anyway',
+    READ,
+    'if (!charsetExists(charset)) {',
+    'if (false) {',
+  ),
+  parsers('inflate: inflate false is ignored', READ, 'if (!options.inflate) {', 'if (false) {'),
+  parsers(
+    'size: a short body is accepted',
+    READ,
+    'if (length !== null && received !== length) {',
+    'if (false) {',
+  ),
+  parsers(
+    'stream: an encoding set on req is ignored',
+    READ,
+    'if (req.readableEncoding !== null) {',
+    'if (false) {',
+  ),
+  parsers(
+    'listeners: close listener left behind',
+    READ,
+    "    req.removeListener('close', onClose);",
+    '',
+  ),
+  parsers(
+    'inflate: no error listener on the decompressor',
+    READ,
+    "    decompressor.on('error', onInflateError);",
+    '',
+  ),
+  parsers(
+    'verify: a thrown status is not kept',
+    READ,
+    'const status = validStatus(own.status || own.statusCode || fallback) ?? 500;',
+    'const status = fallback;',
+  ),
+
+  // JSON.
+  parsers(
+    'json: strict mode off',
+    'src/parsers/json.ts',
+    "if (strict && text[0] !== '{' && text[0] !== '[') {",
+    'if (false) {',
+  ),
+  parsers(
+    'json: constructor keys not looked for',
+    'src/parsers/json.ts',
+    "if (text.includes('__proto__') || text.includes('constructor')) return true;",
+    "if (text.includes('__proto__')) return true;",
+  ),
+  parsers(
+    'json: escaped prototype keys not looked for',
+    'src/parsers/json.ts',
+    "return text.includes('\\\\u') && ESCAPED_NAME_CHAR.test(text);",
+    'return false;',
+  ),
+  parsers(
+    'json: constructor.prototype allowed',
+    'src/parsers/json.ts',
+    "return hasOwn.call(value, 'prototype') ? 'constructor.prototype' : null;",
+    'return null;',
+  ),
+  parsers(
+    'json: nested objects not walked',
+    'src/parsers/json.ts',
+    "if (typeof child === 'object' && child !== null) pending.push(child);",
+    '',
+  ),
+  parsers(
+    'json: a reviver sees prototype keys',
+    'src/parsers/json.ts',
+    "    if (action === 'error') throw forbidden(text, found);\n    return undefined;",
+    '    return Reflect.apply(reviver, this, [key, value, ...context]);',
+  ),
+
+  // Forms.
+  parsers(
+    'urlencoded: parameterLimit one late',
+    'src/parsers/urlencoded.ts',
+    'if (count > limit) return undefined;',
+    'if (count > limit + 1) return undefined;',
+  ),
+  parsers(
+    'urlencoded: depth past the limit allowed',
+    'src/parsers/urlencoded.ts',
+    'strictDepth: true,',
+    'strictDepth: false,',
+  ),
+  parsers(
+    'urlencoded: a depth error is not a 400',
+    'src/parsers/urlencoded.ts',
+    'if (err instanceof RangeError) {',
+    'if (false) {',
+  ),
+
+  // Charsets, sizes, options.
+  parsers(
+    'charset: json takes any charset (utf-7)',
+    'src/parsers/charset.ts',
+    '(charset) => UNICODE.has(charset);',
+    '() => true;',
+  ),
+  parsers(
+    'charset: forms take any charset',
+    'src/parsers/charset.ts',
+    "charset === 'utf-8' || charset === 'iso-8859-1';",
+    'true;',
+  ),
+  parsers(
+    'charset: the BOM is kept',
+    'src/parsers/charset.ts',
+    'return text.charCodeAt(0) === BOM ? text.slice(1) : text;',
+    'return text;',
+  ),
+  parsers(
+    'bytes: a typo is a size',
+    'src/parsers/bytes.ts',
+    'if (Number.isNaN(amount)) return null;',
+    '',
+  ),
+  parsers(
+    'options: an invalid limit is accepted',
+    'src/parsers/options.ts',
+    'if (limit === null) throw',
+    'if (false) throw',
+  ),
+  parsers(
+    'options: parameterLimit 0 accepted',
+    'src/parsers/options.ts',
+    'parameterLimit < 1) {',
+    'parameterLimit < 0) {',
+  ),
+
+  // The logger.
+  logger(
+    'escape: U+2028 and U+2029 pass the fast check',
+    'src/logger/escape.ts',
+    'const UNSAFE = /[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029"\\\\]/;',
+    'const UNSAFE = /[\\u0000-\\u001f\\u007f-\\u009f"\\\\]/;',
+  ),
+  logger(
+    'escape: C1 controls kept',
+    'src/logger/escape.ts',
+    'const UNSAFE_ALL = /[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029"\\\\]/g;',
+    'const UNSAFE_ALL = /[\\u0000-\\u001f\\u007f\\u2028\\u2029"\\\\]/g;',
+  ),
+  logger('escape: quotes kept', 'src/logger/escape.ts', `'"': '\\\\"',`, `'"': '"',`),
+  logger(
+    'stream: an error event is not caught',
+    'src/logger/stream.ts',
+    'if (guarded.has(stream) || !isEmitter(stream)) return;',
+    'return;',
+  ),
+  logger(
+    'done: an aborted request is not logged',
+    LOG,
+    "    res.on('close', done);\n    return;",
+    "    res.on('finish', done);\n    return;",
+  ),
+  logger(
+    'done: listeners stay after the line',
+    LOG,
+    "      res.removeListener('close', done);\n      log(exchange);",
+    '      log(exchange);',
+  ),
+  logger('skip: a throwing skip throws', LOG, '        skipFailed(err);', '        throw err;'),
+  logger(
+    'format: a throwing format throws',
+    LOG,
+    '      formatFailed(err);\n      return;',
+    '      throw err;',
+  ),
+  logger(
+    'stream: a throwing write throws',
+    LOG,
+    '      writeFailed(err);\n    }\n  }',
+    '      throw err;\n    }\n  }',
+  ),
+  logger(
+    'timing: the head is recorded every time',
+    TIMING,
+    'if (!exchange.headWritten) {',
+    'if (true) {',
+  ),
+  logger(
+    'timing: req.ip is not preferred',
+    LOG,
+    'needs.address ? frameworkIp(req) || socketAddress(req) : undefined',
+    'needs.address ? socketAddress(req) : undefined',
+  ),
+  logger(
+    'tokens: an unknown token throws',
+    'src/logger/compile.ts',
+    '  if (fn === undefined) {\n    // morgan throws',
+    '  if (fn === undefined) {\n    throw new Error(part.name);\n    // morgan throws',
+  ),
+  logger(
+    'basic-auth: a password with a line break is accepted',
+    'src/logger/basic-auth.ts',
+    'const USER_PASS = /^([^:]*):(.*)$/;',
+    'const USER_PASS = /^([^:]*):([^]*)$/;',
+  ),
+];
