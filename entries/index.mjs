@@ -1,3 +1,3 @@
 import httpware from '../dist/index.cjs';
 
-export const { logger, parsers, HttpwareError, isHttpwareError, errorKinds } = httpware;
+export const { logger, parsers, requestId, HttpwareError, isHttpwareError, errorKinds } = httpware;

@@ -151,6 +151,102 @@ export async function loggerInProcess(options, log) {
 
 // ---------------------------------------------------------------------------------------------
 
+// Structured logs (issue 9): httpware's `json` beside its own `combined`, pino-http (the JSON
+// logger production users pick) and the floor, all writing to the discarding stream.
+const JSON_VARIANTS = [
+  ['floor', 'json'],
+  ['httpware', 'json'],
+  ['httpware', 'combined'],
+  ['pino-http', 'json'],
+];
+
+export async function jsonInProcess(options, log) {
+  const chosen = JSON_VARIANTS.filter(([impl]) => options.httpware || impl !== 'httpware');
+  const subgroups = [
+    {
+      key: 'json',
+      variants: chosen.map(([impl, format]) => ({
+        key: `${impl}:${format}`,
+        spec: { group: 'logger', impl, format },
+      })),
+    },
+  ];
+  const { samples, lineBytes, problems } = await runInProcess(subgroups, options.inproc, log);
+  const s = samples.json;
+  const f = 'floor:json';
+  const overheadX = (k, other) =>
+    ratioSummary(s, (r) => (r[k].ns - r[f].ns) / (r[other].ns - r[f].ns));
+  const rows = [];
+  const summary = {};
+  for (const [impl, format] of chosen) {
+    const k = `${impl}:${format}`;
+    const ratio = ratioSummary(s, (r) => r[k].ns / r[f].ns);
+    const vsPino = impl === 'floor' || impl === 'pino-http' ? null : overheadX(k, 'pino-http:json');
+    const vsCombined = k === 'httpware:json' ? overheadX(k, 'httpware:combined') : null;
+    summary[k] = {
+      ns: absMedian(s, (r) => r[k].ns),
+      overheadNs: impl === 'floor' ? 0 : absMedian(s, (r) => r[k].ns - r[f].ns),
+      xFloor: ratio.value,
+      lineBytes: lineBytes[k] ?? null,
+      ...(vsPino ? { overheadXPinoHttp: vsPino.value } : {}),
+      ...(vsCombined ? { overheadXCombined: vsCombined.value } : {}),
+    };
+    const spread = (x) => (x ? `${fmt.x(x.value)} [${fmt.spread(x)}]` : '-');
+    rows.push([
+      impl,
+      format,
+      fmt.ns(summary[k].ns),
+      impl === 'floor' ? '-' : fmt.ns(summary[k].overheadNs),
+      fmt.x(ratio.value),
+      spread(vsCombined),
+      spread(vsPino),
+      summary[k].lineBytes ?? '-',
+    ]);
+  }
+  const pinoBytes = lineBytes['pino-http:json'];
+  summary.lineBytesXPinoHttp = (lineBytes['httpware:json'] ?? Number.NaN) / pinoBytes;
+  const targets = [
+    target(
+      'logger.json.overhead-vs-combined',
+      'json overhead / httpware combined overhead',
+      summary['httpware:json']?.overheadXCombined ?? Number.NaN,
+      '<=',
+      1.15,
+      '<= 1.15',
+    ),
+    target(
+      'logger.json.overhead-vs-pino-http',
+      'json overhead / pino-http overhead',
+      summary['httpware:json']?.overheadXPinoHttp ?? Number.NaN,
+      '<=',
+      0.5,
+      '<= 0.50',
+    ),
+  ];
+  return {
+    key: 'json',
+    title: `Structured logs, in process: json beside combined and pino-http (${unit(options)})`,
+    text: table(
+      [
+        'variant',
+        'format',
+        'ns/req',
+        'overhead ns',
+        'x floor',
+        'overhead x combined',
+        'overhead x pino-http',
+        'bytes/line',
+      ],
+      rows,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
 function loopbackTable(samples, variants, base, extra) {
   const rows = [];
   const summary = {};
@@ -491,6 +587,7 @@ export async function parsersLoopback(options, log) {
 export const GROUPS = {
   'logger-inproc': loggerInProcess,
   'logger-loopback': loggerLoopback,
+  json: jsonInProcess,
   'parsers-inproc': parsersInProcess,
   'parsers-loopback': parsersLoopback,
 };

@@ -90,13 +90,15 @@ function distinctVariants(subgroups) {
  * In-process groups. subgroups: [{ key, variants: [{ key, spec, batchScale? }] }].
  * Returns samples[subgroupKey][round][cycle][variantKey] = { ns, wallNs, cpuNs } per request
  * (ns is the one options.metric chose: wall-clock time, or the process's CPU time), and
- * memory[variantKey][round] = { maxRss, baselineRss }.
+ * memory[variantKey][round] = { maxRss, baselineRss }, and lineBytes[variantKey] for loggers.
  */
 export async function runInProcess(subgroups, options, log) {
   const variants = distinctVariants(subgroups);
   const samples = Object.fromEntries(subgroups.map((sg) => [sg.key, []]));
   const memory = {};
   const problems = [];
+  // Bytes of the line each logger wrote for the checked request (newline included).
+  const lineBytes = {};
   for (let round = 0; round < options.rounds; round++) {
     log(`  round ${round + 1}/${options.rounds}: starting ${variants.length} processes`);
     let t0 = Date.now();
@@ -110,6 +112,7 @@ export async function runInProcess(subgroups, options, log) {
       for (const v of variants) {
         const check = await workers.get(v.key).call({ cmd: 'check' });
         if (!check.ok) problems.push(`${v.key}: ${check.detail}`);
+        if (check.lineBytes !== undefined) lineBytes[v.key] = check.lineBytes;
       }
       // Warm-up, two processes at a time: the JIT has to settle before anything is timed.
       const warmQueue = [...variants];
@@ -154,7 +157,7 @@ export async function runInProcess(subgroups, options, log) {
       lap('stopped');
     }
   }
-  return { samples, memory, problems: [...new Set(problems)] };
+  return { samples, memory, lineBytes, problems: [...new Set(problems)] };
 }
 
 /**

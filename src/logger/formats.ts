@@ -3,6 +3,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compile, declareTokenNames, tokenNamesOf } from './compile.js';
+import { jsonFormat } from './json.js';
+import { jsonPresets } from './json-presets.js';
 import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
 
 const formatRegistry = new Map<string, FormatFn>();
@@ -71,6 +73,8 @@ const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn>> = {
   short:
     ':remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms',
   tiny: ':method :url :status :res[content-length] - :response-time ms',
+  json: jsonFormat(jsonPresets.json),
+  ecs: jsonFormat(jsonPresets.ecs),
 };
 
 for (const [name, format] of Object.entries(PREDEFINED)) defineFormat(name, format);

@@ -6,6 +6,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './buffer.js';
 import { compile, tokenNamesOf } from './compile.js';
 import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
+import { formatForLogger, jsonFormat } from './json.js';
+import { jsonPresets } from './json-presets.js';
+import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './redact.js';
+import { tokensFor } from './redacting-registry.js';
+import { requestId } from './request-id.js';
 import { guardStreamErrors } from './stream.js';
 import {
   arrive,
@@ -17,12 +22,7 @@ import {
   socketAddress,
   watchHead,
 } from './timing.js';
-import {
-  defineToken,
-  isBuiltinDefinition,
-  registryVersion,
-  tokenRegistry,
-} from './token-registry.js';
+import { defineToken, isBuiltinDefinition, registryVersion } from './token-registry.js';
 import { builtinTokens, HEAD_TOKENS } from './tokens.js';
 import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
 import { onceWarning } from './warnings.js';
@@ -37,6 +37,8 @@ interface ResolvedOptions {
   readonly stream: LogStream;
   /** Flush interval of morgan's deprecated `buffer` option, or undefined (no buffering). */
   readonly bufferMs: number | undefined;
+  /** What the logger's lines mask (the `redact` option). */
+  readonly redact: RedactPolicy;
 }
 
 function resolveFormat(format: unknown): FormatFn {
@@ -56,12 +58,18 @@ function resolveFormat(format: unknown): FormatFn {
 
 function resolveOptions(options: unknown): ResolvedOptions {
   if (options === undefined || options === null) {
-    return { immediate: false, skip: undefined, stream: process.stdout, bufferMs: undefined };
+    return {
+      immediate: false,
+      skip: undefined,
+      stream: process.stdout,
+      bufferMs: undefined,
+      redact: DEFAULT_POLICY,
+    };
   }
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const { immediate, skip, stream, buffer } = options as Record<string, unknown>;
+  const { immediate, skip, stream, buffer, redact } = options as Record<string, unknown>;
   // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
   // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
   const skipGiven = skip !== undefined && skip !== null && skip !== false;
@@ -82,6 +90,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
     // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
     stream: streamGiven ? (stream as LogStream) : process.stdout,
     bufferMs: bufferInterval(buffer),
+    redact: resolveRedact(redact),
   };
 }
 
@@ -174,8 +183,12 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
-  const formatLine = resolveFormat(format);
-  const { immediate, skip, stream: target, bufferMs } = resolveOptions(options);
+  const { immediate, skip, stream: target, bufferMs, redact } = resolveOptions(options);
+  // A JSON format is made for this logger's redaction lists and stream (objects for an
+  // object-mode stream); format strings and functions get tokens that follow the same lists.
+  const objectMode = (target as { writableObjectMode?: unknown }).writableObjectMode === true;
+  const formatLine = formatForLogger(resolveFormat(format), redact, objectMode);
+  const tokens = tokensFor(redact);
   const needs = needsOf(formatLine);
   const runsUserCode = userCodeWatcher(formatLine, skip !== undefined);
   // With `immediate` no head has been written when the line is made: nothing to watch.
@@ -221,7 +234,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
 
     let line: unknown;
     try {
-      line = formatLine(tokenRegistry, req, res);
+      line = formatLine(tokens, req, res);
     } catch (err) {
       formatFailed(err);
       return;
@@ -275,7 +288,15 @@ function format<Req, Res>(name: string, fmt: string | FormatFn<Req, Res>): Logge
 }
 
 /** The request logger (morgan's drop-in successor). */
-const publicLogger: Logger = Object.assign(logger, { token, format, compile }) as Logger;
+const json = Object.assign(jsonFormat, { presets: jsonPresets });
 
-export { publicLogger as logger };
+const publicLogger: Logger = Object.assign(logger, {
+  token,
+  format,
+  compile,
+  json,
+  requestId,
+}) as Logger;
+
+export { publicLogger as logger, requestId };
 export default publicLogger;

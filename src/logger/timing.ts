@@ -232,3 +232,13 @@ export function totalTime(
   if (head === undefined || arrivalOf(req) !== head) return undefined;
   return toFixedDigits(now() - startOf(head), digits);
 }
+
+/**
+ * Milliseconds from arrival until now, as a number (for JSON lines, which need no text and
+ * pay nothing for `toFixed`), or undefined when the head was not written.
+ */
+export function totalMs(req: IncomingMessage, res: ServerResponse): number | undefined {
+  const head = headOf(res);
+  if (head === undefined || arrivalOf(req) !== head) return undefined;
+  return now() - head.startedAt;
+}

@@ -17,7 +17,14 @@ import { warnOncePerKey } from './warnings.js';
 // No prototype: `:constructor` or `:__proto__` in a format string must not find Object's.
 export const tokenRegistry: Tokens = Object.create(null) as Tokens;
 
-function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): TokenFn<Req, Res> {
+/**
+ * The same tokens unwrapped: what they return, unescaped, and throwing when they throw. The
+ * JSON formats read these, because JSON encoding escapes every string itself (escaping twice
+ * would corrupt values) and a failing field is left out rather than written "-".
+ */
+export const rawTokenRegistry: Tokens = Object.create(null) as Tokens;
+
+export function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): TokenFn<Req, Res> {
   return function token(this: unknown, req: Req, res: Res, arg?: string): TokenValue {
     let value: TokenValue;
     try {
@@ -65,6 +72,12 @@ export function defineToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): void
   else builtinNames.delete(name);
   Object.defineProperty(tokenRegistry, name, {
     value: escapingToken(name, fn),
+    enumerable: true,
+    configurable: true,
+    writable: false,
+  });
+  Object.defineProperty(rawTokenRegistry, name, {
+    value: fn,
     enumerable: true,
     configurable: true,
     writable: false,

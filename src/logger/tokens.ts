@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basicAuthUser } from './basic-auth.js';
 import { formatDate } from './clf-date.js';
+import { DEFAULT_POLICY, maskHeader, type RedactPolicy } from './redact.js';
 import {
   arrivalAddress,
   frameworkIp,
@@ -12,7 +13,9 @@ import {
   socketAddress,
   totalTime,
 } from './timing.js';
+import { traceIdOf } from './traceparent.js';
 import type { TokenFn } from './types.js';
+import { routeOf, urlPath, urlQuery } from './url-parts.js';
 
 type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => string | undefined;
 
@@ -86,6 +89,51 @@ const responseHeader: TokenFn = function responseHeader(_req, res, field?: strin
   return typeof value === 'number' ? value : headerText(value);
 };
 
+const requestIdToken: TokenFn = function requestIdToken(req) {
+  // Set by the requestId middleware (or the application's own); a number stays a number.
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+};
+
+const traceId: Builtin = function traceId(req) {
+  return traceIdOf(req.headers.traceparent);
+};
+
+const path: Builtin = function path(req) {
+  return urlPath(req);
+};
+
+const route: Builtin = function route(req) {
+  return routeOf(req);
+};
+
+/**
+ * The tokens whose output depends on what is redacted: the header tokens mask listed headers,
+ * and `:query` masks listed parameters. The registry holds them for the default lists; a
+ * logger with its own `redact` option uses its own.
+ */
+export function redactingTokens(policy: RedactPolicy): {
+  req: TokenFn;
+  res: TokenFn;
+  query: TokenFn;
+} {
+  return {
+    req: function requestHeaderRedacted(req, res, field?: string) {
+      return maskHeader(policy, field?.toLowerCase() ?? '', requestHeader(req, res, field));
+    },
+    res: function responseHeaderRedacted(req, res, field?: string) {
+      return maskHeader(
+        policy,
+        field?.toLowerCase() ?? '',
+        responseHeader(req, res, field as string),
+      );
+    },
+    query: function query(req) {
+      return urlQuery(req, policy);
+    },
+  };
+}
+
 /** Every built-in token by name. */
 export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   url,
@@ -100,8 +148,11 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   pid,
   'http-version': httpVersion,
   'user-agent': userAgent,
-  req: requestHeader,
-  res: responseHeader,
+  ...redactingTokens(DEFAULT_POLICY),
+  'request-id': requestIdToken,
+  'trace-id': traceId,
+  path,
+  route,
 };
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */

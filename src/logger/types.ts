@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The names of the predefined formats. */
-export type PredefinedFormat = 'combined' | 'common' | 'dev' | 'short' | 'tiny';
+export type PredefinedFormat = 'combined' | 'common' | 'dev' | 'short' | 'tiny' | 'json' | 'ecs';
 
 /**
  * What a token may return. Strings are escaped before they enter a line; any other value is
@@ -48,6 +48,16 @@ export interface Tokens {
   readonly 'total-time': BuiltinTokenFn;
   readonly url: BuiltinTokenFn;
   readonly 'user-agent': BuiltinTokenFn;
+  /** `req.id`, as the requestId middleware sets it. */
+  readonly 'request-id': (req: IncomingMessage, res: ServerResponse) => TokenValue;
+  /** The trace id of a valid W3C `traceparent` request header. */
+  readonly 'trace-id': BuiltinTokenFn;
+  /** The URL's path, without the query. */
+  readonly path: BuiltinTokenFn;
+  /** The URL's query without `?`, values of secret-looking parameters masked. */
+  readonly query: (req: IncomingMessage, res: ServerResponse) => TokenValue;
+  /** The route pattern the framework matched (Express: `req.baseUrl + req.route.path`). */
+  readonly route: BuiltinTokenFn;
   // biome-ignore lint/suspicious/noExplicitAny: custom tokens may be typed for any request type
   readonly [name: string]: TokenFn<any, any>;
 }
@@ -82,7 +92,78 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    * @deprecated As in morgan: give a buffering stream instead.
    */
   buffer?: boolean | number | undefined;
+  /**
+   * What is masked in lines: by default the values of credential headers (`:req[...]`,
+   * `:res[...]`) and of secret-looking query parameters (`:query`). Each list given replaces
+   * the default one; `false` masks nothing.
+   */
+  redact?: RedactOptions | boolean | undefined;
 }
+
+/** The names whose values a logger masks; header names and query keys are case-insensitive. */
+export interface RedactOptions {
+  headers?: readonly string[] | undefined;
+  query?: readonly string[] | undefined;
+}
+
+/**
+ * A field function of `logger.json`: its value for the request, or `undefined`/`null` to leave
+ * the field out. Its `tokens` return raw (unescaped) values: the JSON encoding escapes them.
+ */
+export type JsonFieldFn<Req = IncomingMessage, Res = ServerResponse> = (
+  tokens: Tokens,
+  req: Req,
+  res: Res,
+) => unknown;
+
+/**
+ * What a JSON field may be: a token string (`':status'`; exactly one token keeps the token's
+ * type), a function, a literal, a nested map, or `undefined` (no such field).
+ */
+export type JsonFieldValue<Req = IncomingMessage, Res = ServerResponse> =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | JsonFieldFn<Req, Res>
+  | JsonFields<Req, Res>;
+
+/** A map of JSON field names to their values, for `logger.json`. */
+export interface JsonFields<Req = IncomingMessage, Res = ServerResponse> {
+  readonly [field: string]: JsonFieldValue<Req, Res>;
+}
+
+/** `logger.json`: makes a JSON-lines format function; `presets` holds the predefined maps. */
+export interface JsonFormatFactory {
+  <Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse>(
+    fields: JsonFields<Req, Res>,
+  ): FormatFn<Req, Res>;
+  /** The field maps of the `json` and `ecs` formats, to extend or trim. */
+  readonly presets: Readonly<{ json: JsonFields; ecs: JsonFields }>;
+}
+
+export interface RequestIdOptions {
+  /** The request and response header carrying the id; default `x-request-id`. */
+  header?: string | undefined;
+  /** Keep a valid incoming id (default `true`); `false` always generates a new one. */
+  trust?: boolean | undefined;
+}
+
+/** The requestId middleware: sets `req.id` and the response header, then calls `next`. */
+export type RequestIdMiddleware<Req = IncomingMessage, Res = ServerResponse> = (
+  req: Req,
+  res: Res,
+  next: (err?: unknown) => void,
+) => void;
+
+/** `requestId(options)`: creates the request-id middleware. */
+export type RequestIdFactory = <
+  Req extends IncomingMessage = IncomingMessage,
+  Res extends ServerResponse = ServerResponse,
+>(
+  options?: RequestIdOptions | null,
+) => RequestIdMiddleware<Req, Res>;
 
 /**
  * The middleware `logger()` returns: `(req, res, next)`, accepted by node:http handlers,
@@ -116,4 +197,8 @@ export interface Logger {
   >(name: string, format: string | FormatFn<Req, Res>): Logger;
   /** Compiles a format string into a format function of three parameters. */
   compile(format: string): FormatFn;
+  /** Makes a format function writing one JSON object per line from a map of fields. */
+  readonly json: JsonFormatFactory;
+  /** The request-id middleware (also exported as `requestId`). */
+  readonly requestId: RequestIdFactory;
 }

@@ -7,6 +7,7 @@ const WARNING_TYPE = 'HttpwareLoggerWarning';
 
 export type WarningCode =
   | 'HTTPWARE_LOGGER_TOKEN'
+  | 'HTTPWARE_LOGGER_FIELD'
   | 'HTTPWARE_LOGGER_UNKNOWN_TOKEN'
   | 'HTTPWARE_LOGGER_FORMAT'
   | 'HTTPWARE_LOGGER_SKIP'

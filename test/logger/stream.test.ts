@@ -106,3 +106,54 @@ describe('stream option', () => {
     });
   }
 });
+
+describe('object-mode streams and JSON formats', () => {
+  it('an object-mode stream receives the json object itself', async () => {
+    const written: unknown[] = [];
+    const stream = new Writable({
+      objectMode: true,
+      write(chunk, _encoding, callback) {
+        written.push(chunk);
+        callback();
+      },
+    });
+    const server = await startServer({
+      middleware: [
+        logger(logger.json({ method: ':method', status: ':status', n: { u: ':url' } }), { stream }),
+      ],
+    });
+    try {
+      await send(server, { path: '/obj' });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(written, [{ method: 'GET', status: 200, n: { u: '/obj' } }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the json preset gives an object with the same fields as its line', async () => {
+    const objects: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      objectMode: true,
+      write(chunk, _encoding, callback) {
+        objects.push(chunk);
+        callback();
+      },
+    });
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [logger('json', { stream }), logger('json', { stream: capture.stream })],
+    });
+    try {
+      await send(server, { path: '/obj?token=x' });
+      const [line] = await capture.waitFor(1);
+      const fromLine = JSON.parse(line as string);
+      const [object] = objects;
+      assert.deepEqual(Object.keys(object ?? {}), Object.keys(fromLine));
+      assert.equal(object?.['url.query'], 'token=REDACTED');
+      assert.equal(typeof object?.duration_ms, 'number');
+    } finally {
+      await server.close();
+    }
+  });
+});

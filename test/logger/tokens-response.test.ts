@@ -55,8 +55,8 @@ for (const framework of frameworks) {
     });
 
     it(':res[header] joins an array value with ", "', async () => {
-      const line = await lineFor(framework, ':res[set-cookie]', (_req, res) => {
-        res.setHeader('set-cookie', ['a=1', 'b=2']);
+      const line = await lineFor(framework, ':res[x-tags]', (_req, res) => {
+        res.setHeader('x-tags', ['a=1', 'b=2']);
         res.end();
       });
       assert.equal(line, 'a=1, b=2');

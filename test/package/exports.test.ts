@@ -6,7 +6,14 @@ import { test } from 'node:test';
 // self-reference), from both module systems. A change here is a change to the public API.
 const require = createRequire(import.meta.url);
 
-const rootExports = ['HttpwareError', 'errorKinds', 'isHttpwareError', 'logger', 'parsers'];
+const rootExports = [
+  'HttpwareError',
+  'errorKinds',
+  'isHttpwareError',
+  'logger',
+  'parsers',
+  'requestId',
+];
 
 test('the root entry exports exactly the public names, from ESM and CommonJS', async () => {
   const esm = await import('httpware');
@@ -15,13 +22,24 @@ test('the root entry exports exactly the public names, from ESM and CommonJS', a
   assert.deepEqual(Object.keys(cjs).sort(), rootExports);
 });
 
-test('the logger entry is the logger function, with token, compile and format', async () => {
+test('the logger entry is the logger function, with token, compile, format, json and requestId', async () => {
   const cjs = require('httpware/logger') as Record<string, unknown>;
   assert.equal(typeof cjs, 'function');
   const esm = await import('httpware/logger');
   assert.deepEqual(Object.keys(esm).sort(), ['default', 'logger']);
   assert.equal(esm.default, cjs);
-  for (const member of ['token', 'compile', 'format']) assert.equal(typeof cjs[member], 'function');
+  for (const member of ['token', 'compile', 'format', 'json', 'requestId']) {
+    assert.equal(typeof cjs[member], 'function');
+  }
+  assert.deepEqual(Object.keys((cjs.json as { presets: object }).presets).sort(), ['ecs', 'json']);
+});
+
+test('requestId is one function across the root entry and logger.requestId', async () => {
+  const esm = await import('httpware');
+  const cjs = require('httpware') as { requestId: unknown; logger: { requestId: unknown } };
+  assert.equal(typeof esm.requestId, 'function');
+  assert.equal(esm.requestId, cjs.requestId);
+  assert.equal(cjs.logger.requestId, cjs.requestId);
 });
 
 test('the parsers entry is the parsers object with json, raw, text and urlencoded', async () => {

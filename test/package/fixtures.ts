@@ -10,6 +10,8 @@ assert.equal(typeof logger, 'function', 'require("httpware/logger") is the logge
 assert.equal(typeof logger.token, 'function');
 assert.equal(typeof logger.compile, 'function');
 assert.equal(typeof logger.format, 'function');
+assert.equal(typeof logger.json, 'function');
+assert.equal(root.requestId, logger.requestId, 'requestId from the root is logger.requestId');
 for (const name of ['json', 'raw', 'text', 'urlencoded']) {
   assert.equal(typeof parsers[name], 'function', 'parsers.' + name);
 }
@@ -24,7 +26,7 @@ import { createRequire } from 'node:module';
 import logger from 'httpware/logger';
 import { logger as namedLogger } from 'httpware/logger';
 import parsers, { json, raw, text, urlencoded } from 'httpware/parsers';
-import { logger as rootLogger, parsers as rootParsers, HttpwareError, isHttpwareError, errorKinds } from 'httpware';
+import { logger as rootLogger, parsers as rootParsers, requestId, HttpwareError, isHttpwareError, errorKinds } from 'httpware';
 const require = createRequire(import.meta.url);
 assert.equal(typeof logger, 'function');
 assert.equal(namedLogger, logger);
@@ -34,6 +36,8 @@ assert.deepEqual([json, raw, text, urlencoded], [parsers.json, parsers.raw, pars
 assert.equal(typeof HttpwareError, 'function');
 assert.equal(typeof isHttpwareError, 'function');
 assert.equal(typeof errorKinds, 'object');
+assert.equal(requestId, logger.requestId);
+assert.equal(typeof logger('json', { stream: { write() {} } }), 'function');
 // ESM and CommonJS share one implementation, so one token and one format registry.
 assert.equal(require('httpware/logger'), logger, 'import and require give the same logger');
 process.stdout.write('esm ok\\n');
@@ -41,8 +45,14 @@ process.stdout.write('esm ok\\n');
 
 export const tsEsmCheck = `import http from 'node:http';
 import logger from 'httpware/logger';
-import { parsers, type Logger, type Parsers, type ErrorType } from 'httpware';
+import { parsers, requestId, type Logger, type Parsers, type ErrorType, type JsonFields, type RequestIdOptions } from 'httpware';
 import { json } from 'httpware/parsers';
+
+const fields: JsonFields = { status: ':status', service: 'api', at: (_tokens, req) => req.url };
+const idOptions: RequestIdOptions = { header: 'x-correlation-id', trust: false };
+const structured = logger(logger.json({ ...logger.json.presets.json, ...fields }), { redact: { query: ['otp'] } });
+const ids = requestId(idOptions);
+void [structured, ids, logger('ecs', { redact: false })];
 
 const l: Logger = logger;
 const p: Parsers = parsers;
@@ -67,6 +77,9 @@ http.createServer((req, res) => {
   log(req, res, () => parse(req, res, () => res.end()));
 });
 logger.token('id', () => 'x').format('mine', ':id :method');
+const withIds = logger.requestId({ trust: true });
+const lines = logger('json');
+http.createServer((req, res) => withIds(req, res, () => lines(req, res, () => res.end())));
 `;
 
 export const tsconfig = JSON.stringify({

@@ -5,13 +5,19 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import connect from 'connect';
 import express5, { type Request, type Response } from 'express';
 import express4 from 'express4';
+import { requestId as rootRequestId } from '../../src/index.js';
 import { logger } from '../../src/logger/index.js';
 import type {
   FormatFn,
+  JsonFieldFn,
+  JsonFields,
   Logger,
   LoggerMiddleware,
   LoggerOptions,
   LogStream,
+  RedactOptions,
+  RequestIdMiddleware,
+  RequestIdOptions,
   TokenFn,
   Tokens,
 } from '../../src/logger/types.js';
@@ -73,6 +79,30 @@ types('public types', () => {
     void compiled;
   });
 
+  types('JSON formats, request ids and redaction have usable types', () => {
+    const route: JsonFieldFn<Request, Response> = (_tokens, req) => req.route?.path;
+    const fields: JsonFields<Request, Response> = {
+      ...logger.json.presets.json,
+      service: 'api',
+      replicas: 3,
+      canary: false,
+      owner: null,
+      removed: undefined,
+      status: ':status',
+      route,
+      nested: { agent: ':user-agent', id: (tokens, req, res) => tokens['request-id'](req, res) },
+    };
+    const format: FormatFn<Request, Response> = logger.json(fields);
+    const redact: RedactOptions = { headers: ['x-session'], query: ['otp'] };
+    const idOptions: RequestIdOptions = { header: 'x-correlation-id', trust: false };
+    const ids: RequestIdMiddleware = rootRequestId(idOptions);
+    const app = express5();
+    app.use(logger.requestId(), logger(format, { redact }), logger('ecs', { redact: false }));
+    app.use(ids, logger('json'));
+    const same: typeof rootRequestId = logger.requestId;
+    void same;
+  });
+
   types('misuse is a type error', () => {
     const misuse = () => {
       // @ts-expect-error a format is a string or a function
@@ -91,6 +121,12 @@ types('public types', () => {
       logger.token('bad', () => ({ not: 'printable' }));
       // @ts-expect-error compile takes a format string only
       logger.compile(() => '');
+      // @ts-expect-error a JSON field is a token string, a function, a literal or a map
+      logger.json({ list: [1, 2] });
+      // @ts-expect-error redact lists are arrays of names
+      logger('json', { redact: { headers: 'cookie' } });
+      // @ts-expect-error trust is a boolean
+      logger.requestId({ trust: 'yes' });
       const log = logger('tiny');
       const req = {} as IncomingMessage;
       const res = {} as ServerResponse;
