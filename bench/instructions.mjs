@@ -5,7 +5,8 @@
 // two totals, divided by `--requests`, is the steady-state cost of one request (start-up,
 // warm-up and JIT compilation cancel out).
 //   node instructions.mjs [--requests=2000] [--warmup=3000] variant ...
-// A variant is impl@parsers:<case> (impl: floor, floor-samelib, body-parser, httpware,
+// A variant is impl@logger:<format> (impl: floor, morgan, pino-http, httpware) or
+// impl@parsers:<case> (impl: floor, floor-samelib, body-parser, httpware,
 // baseline with HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
 import { spawnSync } from 'node:child_process';
 import { snapshotHttpware } from './lib/httpware.mjs';
@@ -44,8 +45,8 @@ console.log(
 );
 for (const name of variants) {
   const [impl, rest] = name.split('@');
-  const kase = rest.split(':')[1];
-  const spec = { group: 'parsers', impl, kase };
+  const [group, what] = rest.split(':');
+  const spec = group === 'logger' ? { group, impl, format: what } : { group, impl, kase: what };
   const once = instructions(spec, requests);
   const twice = instructions(spec, 2 * requests);
   console.log(

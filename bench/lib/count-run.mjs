@@ -2,7 +2,7 @@
 // callgrind. argv: spec (JSON), warm-up requests, measured requests.
 import http from 'node:http';
 import { startClient } from './memory-socket.mjs';
-import { middlewareFor, parserCase, parserRequest } from './variants.mjs';
+import { loggerRequest, middlewareFor, parserCase, parserRequest } from './variants.mjs';
 
 const spec = JSON.parse(process.argv[2]);
 const warmup = Number(process.argv[3]);
@@ -16,7 +16,7 @@ const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
 });
 server.requestTimeout = 0;
 server.headersTimeout = 0;
-const request = parserRequest(parserCase(spec.kase));
+const request = spec.group === 'logger' ? loggerRequest() : parserRequest(parserCase(spec.kase));
 
 /** `count` requests on one connection; resolves once all are answered. */
 const run = (count) =>

@@ -381,21 +381,44 @@ export function declareFieldTokens(
   return fn;
 }
 
+/** Makes the line of a predefined field map for a redaction policy, written straight. */
+type PresetLine = (policy: RedactPolicy) => TextFn;
+
+const presetLines = new WeakMap<object, PresetLine>();
+
+/**
+ * Declares a line writer for a predefined field map of ours, used instead of the field list
+ * while every token the map reads is the built-in one and the stream takes text.
+ */
+export function declarePresetLine(fields: JsonFields, line: PresetLine): void {
+  presetLines.set(fields, line);
+}
+
 interface JsonSpec {
   readonly nodes: readonly Node[];
   readonly tokenNames: readonly string[] | undefined;
+  readonly presetLine: PresetLine | undefined;
 }
 
 const specs = new WeakMap<Function, JsonSpec>();
+
+/** The preset's own line writer for `policy`, unless a token it reads has been replaced. */
+function presetLineFor(spec: JsonSpec, policy: RedactPolicy): TextFn | undefined {
+  const { presetLine, tokenNames } = spec;
+  if (presetLine === undefined || tokenNames === undefined) return undefined;
+  return tokenNames.every(stillBuiltin) ? presetLine(policy) : undefined;
+}
 
 /** A JSON format for one redaction policy and stream mode. */
 function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean): FormatFn {
   // Built again when `logger.token` has changed the registry, as compiled formats are.
   let list: FieldList | undefined;
+  let line: TextFn | undefined;
   let builtAt = -1;
   const current = (): FieldList => {
     if (list === undefined || builtAt !== registryVersion()) {
       list = buildList(spec.nodes, rawTokensFor(policy), policy, '');
+      line = objectMode ? undefined : presetLineFor(spec, policy);
       builtAt = registryVersion();
     }
     return list;
@@ -407,7 +430,15 @@ function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean):
       }
     : function jsonLine(_tokens, req, res) {
         startLine();
-        return current().text(req, res) ?? '{}';
+        const fields = current();
+        if (line !== undefined) {
+          try {
+            return line(req, res);
+          } catch {
+            // The field list writes the same line, leaving out (and warning about) what threw.
+          }
+        }
+        return fields.text(req, res) ?? '{}';
       };
   if (spec.tokenNames !== undefined) declareTokenNames(format, spec.tokenNames);
   return format;
@@ -417,7 +448,11 @@ function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean):
 export function jsonFormat(fields: JsonFields): FormatFn {
   if (!isPlainObject(fields)) throw new TypeError('argument fields must be an object');
   const nodes = parseFields(fields, '', 0);
-  const spec: JsonSpec = { nodes, tokenNames: tokenNamesOfNodes(nodes) };
+  const spec: JsonSpec = {
+    nodes,
+    tokenNames: tokenNamesOfNodes(nodes),
+    presetLine: presetLines.get(fields),
+  };
   const format = instantiate(spec, DEFAULT_POLICY, false);
   specs.set(format, spec);
   return format;
