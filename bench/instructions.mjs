@@ -27,6 +27,10 @@ function instructions(spec, measured) {
       '--tool=callgrind',
       '--callgrind-out-file=/dev/null',
       process.execPath,
+      // Background compiler and GC threads and time-driven GC heuristics made two runs of the
+      // same variant differ by more than a logger costs: one thread, GC on a fixed schedule.
+      '--single-threaded',
+      '--predictable-gc-schedule',
       new URL('lib/count-run.mjs', import.meta.url).pathname,
       JSON.stringify(spec),
       String(warmup),

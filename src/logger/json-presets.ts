@@ -115,8 +115,7 @@ function reader(policy: RedactPolicy, name: string, arg?: string): TextFn {
  * The `json` preset's line written straight, field after field, for one redaction policy:
  * what the generic renderer of json.ts writes for this map (a differential property test
  * holds them equal), without its per-field loop, calls through field objects and
- * per-field try/catch, which cost a quarter of the line. `time` always has a value, so every
- * later field starts with its comma.
+ * per-field try/catch. `time` always has a value, so every later field starts with its comma.
  */
 function jsonLine(policy: RedactPolicy): TextFn {
   const time = reader(policy, 'date', 'iso');
