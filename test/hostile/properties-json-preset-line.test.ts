@@ -38,7 +38,8 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   if (size === 'setHeader') res.setHeader('Content-Length', body.length);
   if (size === 'text') res.setHeader('Content-Length', `0${body.length}`);
   if (size === 'writeHead') res.writeHead(status, { 'content-length': body.length });
-  else if (size === 'writeHead-pairs') res.writeHead(status, [['Content-Length', String(body.length)]]);
+  else if (size === 'writeHead-pairs')
+    res.writeHead(status, [['Content-Length', String(body.length)]]);
   else res.statusCode = status;
   res.end(req.method === 'HEAD' ? undefined : body);
 }
