@@ -128,8 +128,9 @@ export const mutants = [
       '    this.settled = true;\n    discard(',
     ),
     survives:
-      'equivalent: every path into fail() first removes the listeners that could call it again ' +
-      '(cleanup), so the settled guard is defence in depth that no request can reach',
+      'equivalent: fail() is reached once per request: start() refuses before any listener is ' +
+      'attached, stop() removes every listener first (cleanup), and finish() and parse() run ' +
+      "only after onEnd's cleanup; the settled guard is defence in depth no request can reach",
   },
   parsers(
     'next: a finished request is read again',
