@@ -55,14 +55,19 @@ const logger = family(LOGGER_FIRST, LOGGER);
 
 export const mutants = [
   // The four that once survived every test.
-  parsers('abort: close without complete is ignored', READ, 'if (!req.complete) onAborted();', ''),
-  parsers('abort: no close listener', READ, "  req.on('close', onClose);", ''),
+  parsers(
+    'abort: close without complete is ignored',
+    READ,
+    'if (!this.req.complete) this.onAborted();',
+    '',
+  ),
+  parsers('abort: no close listener', READ, "    req.on('close', this.onClose);", ''),
   parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
   parsers(
     'limit: streaming count one byte late',
     READ,
-    'if (received > limit) stop',
-    'if (received > limit + 1) stop',
+    'if (this.received > limit) {',
+    'if (this.received > limit + 1) {',
   ),
   logger(
     'timing: the first logger keeps its start',
@@ -75,26 +80,26 @@ export const mutants = [
   parsers(
     'limit: streaming count one byte early',
     READ,
-    'if (received > limit) stop',
-    'if (received >= limit) stop',
+    'if (this.received > limit) {',
+    'if (this.received >= limit) {',
   ),
-  parsers('limit: no streaming count', READ, 'if (received > limit) stop', 'if (false) stop'),
+  parsers('limit: no streaming count', READ, 'if (this.received > limit) {', 'if (false) {'),
   parsers(
     'limit: Content-Length not checked first',
     READ,
-    'if (length !== null && length > options.limit) {',
-    'if (false) {',
+    'if (length === null || length <= limit) return null;',
+    'if (true) return null;',
   ),
   parsers(
     'limit: Content-Length of exactly the limit refused',
     READ,
-    'if (length !== null && length > options.limit) {',
-    'if (length !== null && length >= options.limit) {',
+    'if (length === null || length <= limit) return null;',
+    'if (length === null || length < limit) return null;',
   ),
   parsers(
     'drain: a huge Content-Length is waited for',
     READ,
-    'if (declared - consumed > DRAIN_LIMIT_BYTES) {',
+    'if (declared - this.consumed > DRAIN_LIMIT_BYTES) {',
     'if (false) {',
   ),
   parsers(
@@ -106,8 +111,8 @@ export const mutants = [
   parsers(
     'drain: nothing read off after an error',
     READ,
-    'drain(req, res, consumed, () => next(err));',
-    'next(err);',
+    'this.drain(() => this.next(err));',
+    'this.next(err);',
   ),
   parsers(
     'drain: connection kept after giving up',
@@ -119,12 +124,13 @@ export const mutants = [
     ...parsers(
       'next: a second failure calls next again',
       READ,
-      '    if (settled) return;\n    settled = true;\n    discard(',
-      '    settled = true;\n    discard(',
+      '    if (this.settled) return;\n    this.settled = true;\n    discard(',
+      '    this.settled = true;\n    discard(',
     ),
     survives:
-      'equivalent: every path into fail() first removes the listeners that could call it again ' +
-      '(cleanup), so the settled guard is defence in depth that no request can reach',
+      'equivalent: fail() is reached once per request: start() refuses before any listener is ' +
+      'attached, stop() removes every listener first (cleanup), and finish() and parse() run ' +
+      "only after onEnd's cleanup; the settled guard is defence in depth no request can reach",
   },
   parsers(
     'next: a finished request is read again',
@@ -142,8 +148,8 @@ export const mutants = [
   parsers(
     'charset: the parser allow-list is ignored',
     READ,
-    'if (!format.charsets(charset)) {',
-    'if (false) {',
+    'if (!this.format.charsets(charset)) return',
+    'if (false) return',
   ),
   parsers(
     'charset: an unknown charset is decoded anyway',
@@ -151,7 +157,12 @@ export const mutants = [
     'if (!charsetExists(charset)) {',
     'if (false) {',
   ),
-  parsers('inflate: inflate false is ignored', READ, 'if (!options.inflate) {', 'if (false) {'),
+  parsers(
+    'inflate: inflate false is ignored',
+    READ,
+    'if (!this.options.inflate) {',
+    'if (false) {',
+  ),
   parsers(
     'size: a short body is accepted',
     READ,
@@ -161,19 +172,19 @@ export const mutants = [
   parsers(
     'stream: an encoding set on req is ignored',
     READ,
-    'if (req.readableEncoding !== null) {',
-    'if (false) {',
+    'if (this.req.readableEncoding !== null) return',
+    'if (false) return',
   ),
   parsers(
     'listeners: close listener left behind',
     READ,
-    "    req.removeListener('close', onClose);",
+    "    req.removeListener('close', this.onClose);",
     '',
   ),
   parsers(
     'inflate: no error listener on the decompressor',
     READ,
-    "    decompressor.on('error', onInflateError);",
+    "    decompressor.on('error', this.onInflateError);",
     '',
   ),
   parsers(
