@@ -146,9 +146,15 @@ function wrap(text, width = 96, indent = '') {
   return [...lines, line].join('\n');
 }
 
+/** A table with its columns padded to their widest cell, as the formatter (Biome) writes it. */
 function markdownTable(header, rows) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+  const widths = header.map((_, i) =>
+    Math.max(3, ...[header, ...rows].map((cells) => String(cells[i] ?? '').length)),
+  );
+  const line = (cells) =>
+    `| ${cells.map((cell, i) => String(cell).padEnd(widths[i])).join(' | ')} |`;
+  const rule = `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
 /** Cases with several variants: one row per case, one column per variant (its ratio). */
