@@ -90,11 +90,11 @@ describe('the benchmark chart and tables', () => {
 
   it('writes one table per group and the targets', () => {
     const md = renderTables(summary);
-    assert.match(md, /\| case \| floor \| body-parser \| httpware \|/);
-    assert.match(md, /\| `json-100b` \| 1\.00× \| 1\.35× \| 1\.06× \|/);
-    assert.match(md, /\| morgan \| 13,000 \| 0\.69× \| 74,500 \| 1\.49× \|/);
+    assert.match(md, /\| case +\| floor +\| body-parser +\| httpware +\|/);
+    assert.match(md, /\| `json-100b` +\| 1\.00× +\| 1\.35× +\| 1\.06× +\|/);
+    assert.match(md, /\| morgan +\| 13,000 +\| 0\.69× +\| 74,500 +\| 1\.49× +\|/);
     assert.match(md, /`xFloorGeomean`: 0\.96/);
-    assert.match(md, /\| `parsers\.geomean` \| 1\.010 \| <= 1\.10 \| met \|/);
+    assert.match(md, /\| `parsers\.geomean` +\| 1\.010 +\| <= 1\.10 +\| met +\|/);
   });
 
   it('headlines each variant by its geometric mean over the cases', () => {
@@ -115,7 +115,19 @@ describe('the benchmark chart and tables', () => {
       },
     };
     assert.doesNotMatch(renderHeadline({ groups }), /httpware-off/);
-    assert.match(renderTables({ groups }), /\| `b` \| 1\.00× \| 1\.20× \| 1\.00× \|/);
+    assert.match(renderTables({ groups }), /\| `b` +\| 1\.00× +\| 1\.20× +\| 1\.00× +\|/);
+  });
+
+  it('pads every table column to its widest cell, as the formatter writes tables', () => {
+    const tables = renderTables(summary)
+      .split('\n\n')
+      .filter((block) => block.startsWith('|'));
+    assert.ok(tables.length > 0);
+    for (const table of tables) {
+      const rows = table.split('\n');
+      const bars = (row: string) => [...row].flatMap((ch, i) => (ch === '|' ? [i] : []));
+      for (const row of rows) assert.deepEqual(bars(row), bars(rows[0] ?? ''), row);
+    }
   });
 
   it('keeps its prose within 100 columns', () => {
