@@ -19,7 +19,6 @@ type Response = ServerResponse;
 /** A field's JSON text for a request, or undefined to leave the field out. */
 export type TextFn = (req: Request, res: Response) => string | undefined;
 
-// ------------------------------------------------------------------------------------------
 // What a line reads more than once, read once per line
 
 /** Counts lines made, so that what a line reads several times is read once per line. */
@@ -80,7 +79,6 @@ function isoNowJson(): string {
   return isoJson;
 }
 
-// ------------------------------------------------------------------------------------------
 // The readers
 
 function stringText(value: unknown): string | undefined {

@@ -32,7 +32,6 @@ import { warnOncePerKey } from './warnings.js';
 type Request = IncomingMessage;
 type Response = ServerResponse;
 
-// ------------------------------------------------------------------------------------------
 // The field map, checked and parsed once
 
 type Node =
@@ -98,7 +97,6 @@ function parseFields(fields: Record<string, unknown>, prefix: string, depth: num
   return nodes;
 }
 
-// ------------------------------------------------------------------------------------------
 // Reading a field's value
 
 /** Reads one field's value for a request; undefined leaves the field out. May throw. */
@@ -191,7 +189,6 @@ function templateReader(tokens: Tokens, parts: readonly FormatPart[]): Reader {
   };
 }
 
-// ------------------------------------------------------------------------------------------
 // Rendering: a list of fields per logger
 
 interface Field {
@@ -363,7 +360,6 @@ function tokenNamesOfNodes(nodes: readonly Node[]): string[] | undefined {
   return names;
 }
 
-// ------------------------------------------------------------------------------------------
 // The format functions
 
 const fieldTokenNames = new WeakMap<Function, readonly string[]>();

@@ -16,4 +16,27 @@ if (!Number.isInteger(seed))
 fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
 process.stdout.write(`fast-check seed ${seed} (replay: FC_SEED=${seed})\n`);
 
+/** Characters Node accepts in a header value: HTAB, SP, visible ASCII and obs-text (C1 too). */
+export const headerChar = fc.oneof(
+  fc.constantFrom('\t', '"', '\\', '\u0085', '\u009b', '\u00a0', '\u00e2'),
+  fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)),
+);
+
+/** A header value of up to `maxLength` such characters, trimmed as Node trims it. */
+export const headerValue = (maxLength = 40) =>
+  fc.array(headerChar, { maxLength }).map((chars) => chars.join('').trim());
+
+/** Any string, weighted towards `pieces`: the sequences that break the lines under test. */
+export const hostileString = (pieces: readonly string[]) =>
+  fc
+    .array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+        { weight: 2, arbitrary: fc.constantFrom(...pieces) },
+      ),
+      { maxLength: 12 },
+    )
+    .map((parts) => parts.join(''));
+
 export { fc };
