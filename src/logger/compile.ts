@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField } from './escape.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from './token-registry.js';
-import { builtinTokens, NOTHING_TO_ESCAPE } from './tokens.js';
+import { boundBuiltin, NOTHING_TO_ESCAPE } from './tokens.js';
 import type { FormatFn, TokenFn, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
 
@@ -52,9 +52,6 @@ export function parseFormat(format: string): FormatPart[] {
 }
 
 type AnyTokenFn = TokenFn<IncomingMessage, ServerResponse>;
-
-/** A built-in token's own function: it reads no `this` and takes the argument or undefined. */
-type BuiltinFn = (req: IncomingMessage, res: ServerResponse, arg: string | undefined) => unknown;
 
 /**
  * The token a format function was given under `name`, or, when that object has none (a caller
@@ -112,27 +109,14 @@ function renderToken(
   }
 }
 
+/** One step of a line made with the registry: literal text, or a part rendered to text. */
+type Step = string | ((req: IncomingMessage, res: ServerResponse) => string);
+
 /**
- * Renders a part whose registered token is still the built-in one by calling the built-in
- * function itself: what the registry's wrapper adds (escaping strings, a throw written "-")
- * is done here without its generic argument handling, which was most of a token's cost.
+ * A built-in token's value as a line writes it: what the registry's wrapper would give
+ * (strings escaped, when they may need it), then what morgan's format does with it.
  */
-function renderBuiltin(
-  builtin: BuiltinFn,
-  registered: AnyTokenFn | undefined,
-  mayNeedEscaping: boolean,
-  tokens: Tokens,
-  part: TokenPart,
-  req: IncomingMessage,
-  res: ServerResponse,
-): string {
-  let value: unknown;
-  try {
-    value = builtin(req, res, part.arg);
-  } catch {
-    // The registered wrapper calls it again, warns once per token and gives "-".
-    return renderToken(registered, tokens, part, req, res);
-  }
+export function builtinText(value: unknown, mayNeedEscaping: boolean): string {
   if (typeof value === 'string') {
     if (value === '') return '-';
     return mayNeedEscaping ? escapeLogField(value) : value;
@@ -142,10 +126,32 @@ function renderBuiltin(
   return '' + (value || '-');
 }
 
-/** The built-in function of a token part, while the registry holds the built-in token. */
-function builtinOf(part: FormatPart): BuiltinFn | undefined {
-  if (typeof part === 'string' || !isBuiltinDefinition(part.name)) return undefined;
-  return builtinTokens[part.name] as BuiltinFn;
+/**
+ * The step of a part whose registered token is still the built-in one: the built-in bound to
+ * its argument is called directly, and what the registry's wrapper adds (escaping strings, a
+ * throw written "-") is done here without its generic argument handling, which was most of a
+ * token's cost.
+ */
+function builtinStep(part: TokenPart, mayNeedEscaping: boolean): Step {
+  const value = boundBuiltin(part.name, part.arg);
+  return function builtinPart(req, res) {
+    try {
+      return builtinText(value(req, res), mayNeedEscaping);
+    } catch {
+      // The registered wrapper calls it again, warns once per token and gives "-".
+      return renderToken(findToken(tokenRegistry, part.name), tokenRegistry, part, req, res);
+    }
+  };
+}
+
+/** The steps of a format's parts, with the registry's tokens as they are now. */
+function registrySteps(parts: readonly FormatPart[], escapes: readonly boolean[]): Step[] {
+  return parts.map((part, i) => {
+    if (typeof part === 'string') return part;
+    if (isBuiltinDefinition(part.name)) return builtinStep(part, escapes[i] as boolean);
+    const fn = findToken(tokenRegistry, part.name);
+    return (req, res) => renderToken(fn, tokenRegistry, part, req, res);
+  });
 }
 
 const tokenNames = new WeakMap<Function, readonly string[]>();
@@ -173,49 +179,34 @@ export function compile(format: string): FormatFn {
   const escapes = parts.map(
     (part) => typeof part !== 'string' && !NOTHING_TO_ESCAPE.has(part.name),
   );
-  // The registry's functions for the token parts (undefined for text or an undefined token),
-  // found at registry version `resolvedAt`: a line made with the registry (what the logger
-  // passes) looks names up again only after `logger.token` has changed it, instead of once
-  // per token per line.
-  let resolved: Array<AnyTokenFn | undefined> = [];
-  let builtins: Array<BuiltinFn | undefined> = [];
+  // The steps of a line made with the registry (what the logger passes), made at registry
+  // version `resolvedAt`: names are looked up again only after `logger.token` has changed the
+  // registry, instead of once per token per line.
+  let steps: Step[] = [];
   let resolvedAt = -1;
   const compiled = function compiledFormat(
     tokens: Tokens,
     req: IncomingMessage,
     res: ServerResponse,
   ): string {
-    const fromRegistry = tokens === tokenRegistry;
-    if (fromRegistry && resolvedAt !== registryVersion()) {
-      resolved = parts.map((part) =>
-        typeof part === 'string' ? undefined : findToken(tokenRegistry, part.name),
-      );
-      builtins = parts.map(builtinOf);
+    let line = '';
+    if (tokens !== tokenRegistry) {
+      // Another tokens object (a caller of `compile()` may pass its own) is read per line.
+      for (const part of parts) {
+        line +=
+          typeof part === 'string'
+            ? part
+            : renderToken(findToken(tokens, part.name), tokens, part, req, res);
+      }
+      return line;
+    }
+    if (resolvedAt !== registryVersion()) {
+      steps = registrySteps(parts, escapes);
       resolvedAt = registryVersion();
     }
-    let line = '';
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] as FormatPart;
-      if (typeof part === 'string') {
-        line += part;
-      } else {
-        const builtin = fromRegistry ? builtins[i] : undefined;
-        if (builtin !== undefined) {
-          line += renderBuiltin(
-            builtin,
-            resolved[i],
-            escapes[i] as boolean,
-            tokens,
-            part,
-            req,
-            res,
-          );
-        } else {
-          // Another tokens object (a caller of `compile()` may pass its own) is read per line.
-          const fn = fromRegistry ? resolved[i] : findToken(tokens, part.name);
-          line += renderToken(fn, tokens, part, req, res);
-        }
-      }
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i] as Step;
+      line += typeof step === 'string' ? step : step(req, res);
     }
     return line;
   };

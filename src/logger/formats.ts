@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { compile, declareTokenNames, tokenNamesOf } from './compile.js';
 import { jsonFormat } from './json.js';
 import { jsonPresets } from './json-presets.js';
+import { directFormat, predefinedLines } from './predefined-lines.js';
 import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
 
 const formatRegistry = new Map<string, FormatFn>();
@@ -36,8 +37,9 @@ function devColour(res: ServerResponse): number {
 const devByColour = new Map<number, FormatFn>(
   [0, 31, 32, 33, 36].map((colour) => [
     colour,
-    compile(
+    directFormat(
       `\x1b[0m:method :url \x1b[${colour}m:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m`,
+      (req, res) => predefinedLines.devColoured(colour, req, res),
     ),
   ]),
 );
@@ -53,7 +55,7 @@ export const devColoured: FormatFn = function dev(
 };
 
 /** `dev` without escape sequences, used when NO_COLOR is set to a non-empty value. */
-export const devPlain: FormatFn = compile(DEV_PLAIN);
+export const devPlain: FormatFn = directFormat(DEV_PLAIN, predefinedLines.devPlain);
 
 // The coloured lines read the same tokens as the plain one: the logger then records only what
 // they need (no remote address) rather than everything a format function might read.
@@ -65,14 +67,23 @@ export function colourAllowed(): boolean {
 }
 
 const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn>> = {
-  combined:
+  combined: directFormat(
     ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent"',
-  common:
+    predefinedLines.combined,
+  ),
+  common: directFormat(
     ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]',
+    predefinedLines.common,
+  ),
   dev: devColoured,
-  short:
+  short: directFormat(
     ':remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms',
-  tiny: ':method :url :status :res[content-length] - :response-time ms',
+    predefinedLines.short,
+  ),
+  tiny: directFormat(
+    ':method :url :status :res[content-length] - :response-time ms',
+    predefinedLines.tiny,
+  ),
   json: jsonFormat(jsonPresets.json),
   ecs: jsonFormat(jsonPresets.ecs),
 };

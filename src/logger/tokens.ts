@@ -24,16 +24,16 @@ function headerText(value: string | readonly string[] | undefined): string | und
   return Array.isArray(value) ? value.join(', ') : (value as string | undefined);
 }
 
-const url: Builtin = function url(req) {
+export const url: Builtin = function url(req) {
   // Express and Connect rewrite `req.url` inside mounted apps; `originalUrl` is the full one.
   return (req as { originalUrl?: string }).originalUrl || req.url;
 };
 
-const method: Builtin = function method(req) {
+export const method: Builtin = function method(req) {
   return req.method;
 };
 
-const responseTimeToken: Builtin = function responseTimeToken(req, res, digits) {
+export const responseTimeToken: Builtin = function responseTimeToken(req, res, digits) {
   return responseTime(req, res, digits);
 };
 
@@ -45,22 +45,22 @@ const date: Builtin = function date(_req, _res, format) {
   return formatDate(Date.now(), format || 'web');
 };
 
-const status: Builtin = function status(_req, res) {
+export const status: Builtin = function status(_req, res) {
   // No head written (the client went away first, or `immediate`): no status to report.
   return res.headersSent ? String(res.statusCode) : undefined;
 };
 
-const referrer: Builtin = function referrer(req) {
+export const referrer: Builtin = function referrer(req) {
   // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
   return headerText(req.headers.referer || req.headers.referrer);
 };
 
-const remoteAddr: Builtin = function remoteAddr(req) {
+export const remoteAddr: Builtin = function remoteAddr(req) {
   // The address recorded on arrival still answers once the socket is gone.
   return frameworkIp(req) || arrivalAddress(req) || socketAddress(req);
 };
 
-const remoteUser: Builtin = function remoteUser(req) {
+export const remoteUser: Builtin = function remoteUser(req) {
   return basicAuthUser(req.headers.authorization);
 };
 
@@ -68,20 +68,25 @@ const pid: Builtin = function pid() {
   return String(process.pid);
 };
 
-const httpVersion: Builtin = function httpVersion(req) {
-  return `${req.httpVersionMajor}.${req.httpVersionMinor}`;
+export const httpVersion: Builtin = function httpVersion(req) {
+  const major = req.httpVersionMajor;
+  const minor = req.httpVersionMinor;
+  // The versions node:http serves, without building the same string on every line.
+  if (major === 1 && minor === 1) return '1.1';
+  if (major === 1 && minor === 0) return '1.0';
+  return `${major}.${minor}`;
 };
 
-const userAgent: Builtin = function userAgent(req) {
+export const userAgent: Builtin = function userAgent(req) {
   return req.headers['user-agent'];
 };
 
-const requestHeader: Builtin = function requestHeader(req, _res, field) {
-  if (field === undefined) return undefined;
-  return headerText(req.headers[field.toLowerCase()]);
-};
+/** A request header's value; `name` is lower-case, as node:http keys `req.headers`. */
+function requestHeaderNamed(req: IncomingMessage, name: string): string | undefined {
+  return headerText(req.headers[name]);
+}
 
-const responseHeader: TokenFn = function responseHeader(_req, res, field?: string) {
+export const responseHeader: TokenFn = function responseHeader(_req, res, field?: string) {
   if (field === undefined || !res.headersSent) return undefined;
   // Headers given to writeHead win, as they do in morgan (on-headers copies them over).
   const value = headerGivenToWriteHead(res, field) ?? res.getHeader(field);
@@ -118,20 +123,52 @@ export function redactingTokens(policy: RedactPolicy): {
   query: TokenFn;
 } {
   return {
-    req: function requestHeaderRedacted(req, res, field?: string) {
-      return maskHeader(policy, field?.toLowerCase() ?? '', requestHeader(req, res, field));
+    req: function requestHeaderRedacted(req, _res, field?: string) {
+      if (field === undefined) return undefined;
+      const name = field.toLowerCase();
+      return maskHeader(policy, name, requestHeaderNamed(req, name));
     },
     res: function responseHeaderRedacted(req, res, field?: string) {
-      return maskHeader(
-        policy,
-        field?.toLowerCase() ?? '',
-        responseHeader(req, res, field as string),
-      );
+      const value = responseHeader(req, res, field as string);
+      // Most values are not secrets, and many are absent: the name is compared only when needed.
+      return value === undefined
+        ? value
+        : maskHeader(policy, (field as string).toLowerCase(), value);
     },
     query: function query(req) {
       return urlQuery(req, policy);
     },
   };
+}
+
+/** A built-in token bound to the argument of one format part: `(req, res) => value`. */
+export type BoundBuiltin = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/**
+ * The registry's built-in token `name` (header tokens with the default redaction lists) bound
+ * to the argument of one part of a format string, with what depends only on that argument
+ * done once rather than on every line: a header name lower-cased and checked against the
+ * redaction list, a date format picked. The value is the token's own, unescaped.
+ */
+export function boundBuiltin(name: string, arg: string | undefined): BoundBuiltin {
+  if ((name === 'req' || name === 'res') && arg !== undefined) {
+    const lower = arg.toLowerCase();
+    const masked = DEFAULT_POLICY.headers.has(lower);
+    if (name === 'req') {
+      return masked
+        ? (req) => maskHeader(DEFAULT_POLICY, lower, requestHeaderNamed(req, lower))
+        : (req) => requestHeaderNamed(req, lower);
+    }
+    return masked
+      ? (req, res) => maskHeader(DEFAULT_POLICY, lower, responseHeader(req, res, arg))
+      : (req, res) => responseHeader(req, res, arg);
+  }
+  if (name === 'date') {
+    const format = arg || 'web';
+    return () => formatDate(Date.now(), format);
+  }
+  const fn = builtinTokens[name] as TokenFn;
+  return (req, res) => fn(req, res, arg as string);
 }
 
 /** Every built-in token by name. */

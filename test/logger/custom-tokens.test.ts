@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
+import { builtinTokens } from '../../src/logger/tokens.js';
+import type { TokenFn } from '../../src/logger/types.js';
 import { frameworks, type Middleware, send } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';
 
@@ -119,6 +121,46 @@ describe('logger.token', () => {
     try {
       await send(server);
       assert.deepEqual(await server.capture.waitFor(1), ['ctx-1']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a predefined format uses a built-in token the application replaced, and the built-in again once restored', async () => {
+    const server = await loggedServer((stream) => logger('tiny', { stream }));
+    try {
+      logger.token('method', () => 'REPLACED');
+      await send(server, { path: '/replaced' });
+      await server.capture.waitFor(1);
+      logger.token('method', builtinTokens.method as TokenFn);
+      await send(server, { path: '/restored' });
+      const [replaced, restored] = await server.capture.waitFor(2);
+      assert.match(replaced ?? '', /^REPLACED \/replaced 200 /);
+      assert.match(restored ?? '', /^GET \/restored 200 /);
+    } finally {
+      logger.token('method', builtinTokens.method as TokenFn);
+      await server.close();
+    }
+  });
+
+  it('a built-in token that throws is written "-" in a predefined format, the rest of the line kept', async () => {
+    const server = await loggedServer((stream) => logger('combined', { stream }), {
+      handler: (req, res) => {
+        Object.defineProperty(req, 'originalUrl', {
+          get() {
+            throw new Error('no URL today');
+          },
+        });
+        res.end('ok');
+      },
+    });
+    try {
+      await send(server, { path: '/thrown', headers: { 'user-agent': 'ua-test' } });
+      const [line] = await server.capture.waitFor(1);
+      assert.match(
+        line ?? '',
+        /^127\.0\.0\.1 - - \[[^\]]+\] "GET - HTTP\/1\.1" 200 - "-" "ua-test"$/,
+      );
     } finally {
       await server.close();
     }
