@@ -74,7 +74,8 @@ export function isoNow(): string {
   return isoText;
 }
 
-function isoNowJson(): string {
+/** `isoNow()` as JSON text. */
+export function isoNowJson(): string {
   isoNow();
   return isoJson;
 }
