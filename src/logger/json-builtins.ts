@@ -52,6 +52,32 @@ export function roundTo(ms: number, digits: number): number {
   return Math.round(ms * scale) / scale;
 }
 
+/**
+ * `String(roundTo(ms, digits))`, without converting a fractional double to text (the costliest
+ * step of writing a duration): the rounded value is an integer count of 10^-digits, written
+ * with its decimal point and without trailing zeros, as `String` writes it. That holds while
+ * the count has at most 15 digits (a double tells any two such decimals apart, so the
+ * shortest text that reads back as the double is the decimal itself) and `String` writes no
+ * exponent (none above 1e-7 with at most 6 decimals); other values take `String`.
+ */
+export function roundedText(ms: number, digits: number): string {
+  const scale = 10 ** digits;
+  const count = Math.round(ms * scale);
+  if (!(count >= 0 && count < 1e15) || digits < 1 || digits > 6) {
+    return String(roundTo(ms, digits));
+  }
+  const whole = Math.floor(count / scale);
+  let fraction = count - whole * scale;
+  if (fraction === 0) return String(whole);
+  let shown = digits;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    shown -= 1;
+  }
+  // `10 ** shown + fraction` written without its leading 1: the fraction with leading zeros.
+  return `${whole}.${String(10 ** shown + fraction).slice(1)}`;
+}
+
 /** The decimals `:total-time[digits]` asks for, as the text token reads them; NaN when none. */
 export function durationDigits(arg: string | undefined): number {
   const digits = arg === undefined ? 3 : Math.trunc(Number(arg)) || 0;
@@ -109,7 +135,7 @@ function durationText(arg: string | undefined): TextFn {
   if (Number.isNaN(digits)) return () => undefined;
   return (req, res) => {
     const ms = lineDuration(req, res);
-    return ms === undefined ? undefined : String(roundTo(ms, digits));
+    return ms === undefined ? undefined : roundedText(ms, digits);
   };
 }
 

@@ -9,7 +9,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenPart } from './compile.js';
 import { declareFieldTokens, declarePresetLine } from './json.js';
-import { builtinText, isoNowJson, lineDuration, roundTo, type TextFn } from './json-builtins.js';
+import {
+  builtinText,
+  isoNowJson,
+  lineDuration,
+  roundedText,
+  type TextFn,
+} from './json-builtins.js';
 import { encodeInner, encodeString } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
 import type { JsonFields } from './types.js';
@@ -241,7 +247,7 @@ declarePresetLine(
     id: ',"http.request.id":',
     trace: ',"trace_id":',
     // `:total-time` as the generic renderer writes it: three decimals, as a number.
-    durationText: (ms) => String(roundTo(ms, 3)),
+    durationText: (ms) => roundedText(ms, 3),
   }),
 );
 
