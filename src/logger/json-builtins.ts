@@ -52,30 +52,22 @@ export function roundTo(ms: number, digits: number): number {
   return Math.round(ms * scale) / scale;
 }
 
+/** `.5`, `.05`, `.005`, `.123`: the text after the point of each count of thousandths. */
+const THOUSANDTHS: readonly string[] = Array.from({ length: 1000 }, (_, n) =>
+  n === 0 ? '' : String(n / 1000).slice(1),
+);
+
 /**
- * `String(roundTo(ms, digits))`, without converting a fractional double to text (the costliest
- * step of writing a duration): the rounded value is an integer count of 10^-digits, written
- * with its decimal point and without trailing zeros, as `String` writes it. That holds while
- * the count has at most 15 digits (a double tells any two such decimals apart, so the
- * shortest text that reads back as the double is the decimal itself) and `String` writes no
- * exponent (none above 1e-7 with at most 6 decimals); other values take `String`.
+ * `String(roundTo(ms, digits))`. With three decimals (the presets' durations), written from
+ * the whole count of thousandths instead of converting a fractional double to text, the
+ * costliest step of writing a duration: `String` writes `n / 1000` as that decimal, since a
+ * double tells apart any two decimals of at most 15 digits.
  */
 export function roundedText(ms: number, digits: number): string {
-  const scale = 10 ** digits;
-  const count = Math.round(ms * scale);
-  if (!(count >= 0 && count < 1e15) || digits < 1 || digits > 6) {
-    return String(roundTo(ms, digits));
-  }
-  const whole = Math.floor(count / scale);
-  let fraction = count - whole * scale;
-  if (fraction === 0) return String(whole);
-  let shown = digits;
-  while (fraction % 10 === 0) {
-    fraction /= 10;
-    shown -= 1;
-  }
-  // `10 ** shown + fraction` written without its leading 1: the fraction with leading zeros.
-  return `${whole}.${String(10 ** shown + fraction).slice(1)}`;
+  const count = Math.round(ms * 1000);
+  if (digits !== 3 || !(count >= 0 && count <= 0x7fffffff)) return String(roundTo(ms, digits));
+  const whole = Math.trunc(count / 1000);
+  return `${whole}${THOUSANDTHS[count - whole * 1000]}`;
 }
 
 /** The decimals `:total-time[digits]` asks for, as the text token reads them; NaN when none. */
