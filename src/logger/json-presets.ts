@@ -16,9 +16,10 @@ import {
   roundedText,
   type TextFn,
 } from './json-builtins.js';
-import { encodeInner, encodeString } from './json-encode.js';
+import { encodeInner } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
-import type { JsonFields } from './types.js';
+import { builtinTokens } from './tokens.js';
+import type { JsonFields, TokenFn } from './types.js';
 import { fullUrl, pathOf, queryOf, urlPath } from './url-parts.js';
 
 /** The ECS version whose field names the `ecs` preset uses. */
@@ -181,45 +182,64 @@ function withField(line: string, key: string, text: string | undefined): string 
   return text === undefined ? line : line + key + text;
 }
 
+/** `line` with the string field `open` (its key and opening quote) + `value` added, if any. */
+function withString(line: string, open: string, value: unknown): string {
+  return typeof value === 'string' && value !== '' ? `${line}${open}${encodeInner(value)}"` : line;
+}
+
+const remoteAddress = builtinTokens['remote-addr'] as TokenFn;
+
 /**
  * A preset's line written straight, field after field, for one redaction policy: what the
  * generic renderer of json.ts writes for its map (a differential property test holds them
  * equal), without the per-field loop, calls through field objects and per-field try/catch.
  * What several fields share is read once: the URL (path, query and message), the status and
  * the duration (field and message), and the method and path are escaped once for their field
- * and the message. The time always has a value, so every later field starts with its comma.
+ * and the message. Every string a line is made of is allocated, so constant text is joined
+ * beforehand: a string field's key with its opening quote, the level with the keys around it,
+ * the usual protocol version with its key. The time always has a value, so every later field
+ * starts with its comma.
  */
 function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
-  const { time, level: levelKey, message: messageKey, afterMessage, method: methodKey } = layout;
-  const { path: pathKey, query: queryKey, status: statusKey, duration: durationKey } = layout;
-  const { durationText } = layout;
+  const { time, afterMessage, status: statusKey, duration: durationKey, durationText } = layout;
+  const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}`;
+  const levels = {
+    info: levelAndKeys(LEVEL_TEXT.info),
+    warn: levelAndKeys(LEVEL_TEXT.warn),
+    error: levelAndKeys(LEVEL_TEXT.error),
+  };
+  const [method, path, query, address, agent, version] = [
+    layout.method,
+    layout.path,
+    layout.query,
+    layout.address,
+    layout.agent,
+    layout.version,
+  ].map((key) => `${key}"`) as [string, string, string, string, string, string];
+  const version11 = `${version}1.1"`;
   return (policy) => {
     const size = reader(policy, 'res', 'content-length');
-    const address = reader(policy, 'remote-addr');
-    const agent = reader(policy, 'user-agent');
-    const version = reader(policy, 'http-version');
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
     return (req, res) => {
       const url = fullUrl(req);
-      const path = pathOf(url);
-      const method = req.method;
-      const methodInner = encodeInner(`${method}`);
-      const pathInner = encodeInner(`${path}`);
+      const pathValue = pathOf(url);
+      const methodInner = encodeInner(`${req.method}`);
+      const pathInner = encodeInner(`${pathValue}`);
       const status = statusOf(res);
       const ms = lineDuration(req, res);
-      let line = `${time}${isoNowJson()}${levelKey}${levelText(req, res)}${messageKey}${messageJson(methodInner, pathInner, status, ms)}${afterMessage}`;
-      if (typeof method === 'string' && method !== '') line += `${methodKey}"${methodInner}"`;
-      if (path !== undefined && path !== '') line += `${pathKey}"${pathInner}"`;
-      const query = queryOf(url, policy);
-      if (query !== undefined) line += queryKey + encodeString(query);
+      let line = `${time}${isoNowJson()}${levels[levelOf(res)]}${messageJson(methodInner, pathInner, status, ms)}${afterMessage}`;
+      if (typeof req.method === 'string' && req.method !== '') line += `${method}${methodInner}"`;
+      if (pathValue !== undefined && pathValue !== '') line += `${path}${pathInner}"`;
+      line = withString(line, query, queryOf(url, policy));
       line = withField(line, statusKey, status);
       line = withField(line, layout.size, size(req, res));
       if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
-      line = withField(line, layout.address, address(req, res));
-      line = withField(line, layout.agent, agent(req, res));
-      line = withField(line, layout.version, version(req, res));
+      line = withString(line, address, remoteAddress(req, res));
+      line = withString(line, agent, req.headers['user-agent']);
+      const { httpVersionMajor: major, httpVersionMinor: minor } = req;
+      line += major === 1 && minor === 1 ? version11 : `${version}${major}.${minor}"`;
       if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
       line = withField(line, layout.id, id(req, res));
       return `${withField(line, layout.trace, trace(req, res))}}`;
