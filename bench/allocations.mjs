@@ -9,17 +9,13 @@
 //   node allocations.mjs [--requests=60000] [--warmup=20000] [--connections=8] variant ...
 // Variants as in instructions.mjs (impl@logger:<format>, impl@parsers:<case>).
 import { spawnSync } from 'node:child_process';
+import { numberOption, positional, variantSpec } from './lib/cli.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const a = args.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : fallback;
-};
-const requests = opt('requests', 60000);
-const warmup = opt('warmup', 20000);
-const connections = opt('connections', 8);
-const variants = args.filter((a) => !a.startsWith('--'));
+const requests = numberOption('requests', 60000);
+const warmup = numberOption('warmup', 20000);
+const connections = numberOption('connections', 8);
+const variants = positional;
 
 function allocated(spec) {
   const { stdout } = spawnSync(
@@ -57,9 +53,7 @@ console.log(
   `httpware build ${build}; ${requests} requests after ${warmup}, ${connections} connections; bytes allocated per request`,
 );
 for (const name of variants) {
-  const [impl, rest] = name.split('@');
-  const [group, what] = rest.split(':');
-  const spec = group === 'logger' ? { group, impl, format: what } : { group, impl, kase: what };
+  const spec = variantSpec(name);
   const { perRequest, collections } = allocated(spec);
   console.log(
     `${name.padEnd(40)} ${Math.round(perRequest).toLocaleString('en-US').padStart(8)}  (${collections} collections)`,
