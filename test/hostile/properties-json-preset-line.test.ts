@@ -106,14 +106,16 @@ test('the json and ecs presets write the lines their field maps give through the
         route: fc.option(fc.constantFrom('/items/:id', ''), { nil: undefined }),
         baseUrl: fc.option(fc.constantFrom('/api', ''), { nil: undefined }),
       }) as fc.Arbitrary<Reply>,
-      async (method, url, given, next) => {
+      fc.constantFrom('1.1', '1.0'),
+      async (method, url, given, next, version) => {
         reply = next;
         const headers: Record<string, string> = { connection: 'close' };
         for (const [name, value] of Object.entries(given)) {
           if (value !== undefined) headers[name] = value;
         }
         const starts = pairs.map(({ preset }) => preset.lines.length);
-        await sendRaw(server, [Buffer.from(rawHead(method, url, headers), 'latin1')]);
+        const head = rawHead(method, url, headers).replace(' HTTP/1.1\r\n', ` HTTP/${version}\r\n`);
+        await sendRaw(server, [Buffer.from(head, 'latin1')]);
         for (const [i, { preset, generic }] of pairs.entries()) {
           const at = starts[i]!;
           const lines = await preset.waitFor(at + 1);
