@@ -9,16 +9,12 @@
 // impl@parsers:<case> (impl: floor, floor-samelib, body-parser, httpware,
 // baseline with HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
 import { spawnSync } from 'node:child_process';
+import { numberOption, positional, variantSpec } from './lib/cli.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const a = args.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : fallback;
-};
-const requests = opt('requests', 2000);
-const warmup = opt('warmup', 3000);
-const variants = args.filter((a) => !a.startsWith('--'));
+const requests = numberOption('requests', 2000);
+const warmup = numberOption('warmup', 3000);
+const variants = positional;
 
 function instructions(spec, measured) {
   const { stderr: out } = spawnSync(
@@ -48,9 +44,7 @@ console.log(
   `httpware build ${build}; ${requests} requests after ${warmup}; instructions per request`,
 );
 for (const name of variants) {
-  const [impl, rest] = name.split('@');
-  const [group, what] = rest.split(':');
-  const spec = group === 'logger' ? { group, impl, format: what } : { group, impl, kase: what };
+  const spec = variantSpec(name);
   const once = instructions(spec, requests);
   const twice = instructions(spec, 2 * requests);
   console.log(

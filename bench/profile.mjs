@@ -8,17 +8,13 @@
 // (morgan@logger:combined, body-parser@parsers:json-10kb); the default set covers httpware.
 import { fork } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import { flag, numberOption, positional } from './lib/cli.mjs';
 import { analyse } from './lib/cpu-profile.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const a = args.find((x) => x.startsWith(`--${name}=`));
-  return a ? Number(a.split('=')[1]) : fallback;
-};
-const seconds = opt('seconds', 5);
-const top = opt('top', 12);
-const wanted = args.filter((a) => !a.startsWith('--'));
+const seconds = numberOption('seconds', 5);
+const top = numberOption('top', 12);
+const wanted = positional;
 const variants = wanted.length
   ? wanted
   : [
@@ -34,7 +30,7 @@ const variants = wanted.length
       'parsers:gzip-json-10kb',
     ];
 
-const build = await snapshotHttpware({ fromSource: args.includes('--build') });
+const build = await snapshotHttpware({ fromSource: flag('build') });
 const dir = new URL('profiles/', import.meta.url);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });

@@ -27,6 +27,16 @@ export function encodeString(value: string): string {
   return NEEDS_ESCAPE.test(value) ? safeJson(JSON.stringify(value)) : `"${value}"`;
 }
 
+/**
+ * A string as JSON text without its quotes: the string itself when it needs no escape. Pieces
+ * escaped this way and joined with a character that needs none (a space) give the same text
+ * as the joined string escaped whole, since every escape is of one character (a lone
+ * surrogate's too: a pair cannot straddle the separator).
+ */
+export function encodeInner(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? safeJson(JSON.stringify(value)).slice(1, -1) : value;
+}
+
 /** A value as JSON text, or undefined when it has none (`undefined`, NaN, a function). */
 export function encodeJsonValue(value: unknown): string | undefined {
   switch (typeof value) {

@@ -9,11 +9,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenPart } from './compile.js';
 import { declareFieldTokens, declarePresetLine } from './json.js';
-import { builtinText, lineDuration, type TextFn } from './json-builtins.js';
-import { encodeString } from './json-encode.js';
+import {
+  builtinText,
+  isoNowJson,
+  lineDuration,
+  roundedText,
+  type TextFn,
+} from './json-builtins.js';
+import { encodeInner } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
-import type { JsonFields } from './types.js';
-import { urlPath } from './url-parts.js';
+import { builtinTokens } from './tokens.js';
+import type { JsonFields, TokenFn } from './types.js';
+import { fullUrl, pathOf, queryOf, urlPath } from './url-parts.js';
 
 /** The ECS version whose field names the `ecs` preset uses. */
 const ECS_VERSION = '8.11.0';
@@ -34,6 +41,11 @@ const levelText: TextFn = (_req, res) => LEVEL_TEXT[levelOf(res)];
 
 const level = declareFieldTokens((_tokens, _req, res) => levelOf(res), ['status'], levelText);
 
+/** The status code as text, once the response's head is out. */
+function statusOf(res: ServerResponse): string | undefined {
+  return res.headersSent ? String(res.statusCode) : undefined;
+}
+
 /** `12.3`, `4.0`: one decimal always shown, without the cost of `toFixed`. */
 function oneDecimal(ms: number): string {
   const tenths = Math.round(ms * 10);
@@ -41,18 +53,40 @@ function oneDecimal(ms: number): string {
   return `${whole}.${Math.abs(tenths - whole * 10)}`;
 }
 
+/** What follows the method and path in the message: ` 200 12.3 ms`. */
+function messageTail(status: string | undefined, ms: number | undefined): string {
+  const time = ms === undefined ? '' : ` ${oneDecimal(ms)} ms`;
+  return ` ${status ?? '(no response)'}${time}`;
+}
+
 /**
  * A short human line: `GET /users/42 200 12.3 ms`, read from the request itself. The query is
  * left out (it may hold secrets).
  */
 function messageOf(req: IncomingMessage, res: ServerResponse): string {
-  const status = res.headersSent ? String(res.statusCode) : '(no response)';
-  const ms = lineDuration(req, res);
-  const time = ms === undefined ? '' : ` ${oneDecimal(ms)} ms`;
-  return `${req.method} ${urlPath(req)} ${status}${time}`;
+  return `${req.method} ${urlPath(req)}${messageTail(statusOf(res), lineDuration(req, res))}`;
 }
 
-const messageText: TextFn = (req, res) => encodeString(messageOf(req, res));
+/**
+ * The message as JSON text, from its method and path already escaped: a line that writes
+ * them as fields too escapes each once (see `encodeInner`).
+ */
+function messageJson(
+  methodInner: string,
+  pathInner: string,
+  status: string | undefined,
+  ms: number | undefined,
+): string {
+  return `"${methodInner} ${pathInner}${messageTail(status, ms)}"`;
+}
+
+const messageText: TextFn = (req, res) =>
+  messageJson(
+    encodeInner(`${req.method}`),
+    encodeInner(`${urlPath(req)}`),
+    statusOf(res),
+    lineDuration(req, res),
+  );
 
 const message = declareFieldTokens(
   (_tokens, req, res) => messageOf(req, res),
@@ -61,10 +95,14 @@ const message = declareFieldTokens(
 );
 
 /** ECS's `event.duration` is in nanoseconds. */
+function nanoseconds(ms: number): number {
+  return Math.round(ms * 1e6);
+}
+
 const durationNs = declareFieldTokens(
   (_tokens, req, res) => {
     const ms = lineDuration(req, res);
-    return ms === undefined ? undefined : Math.round(ms * 1e6);
+    return ms === undefined ? undefined : nanoseconds(ms);
   },
   ['total-time'],
 );
@@ -105,63 +143,159 @@ const ecs: JsonFields = Object.freeze({
   'trace.id': ':trace-id',
 });
 
-/** The direct reader of a built-in token the preset uses (it has one for every such token). */
+// The presets' lines written straight
+
+/** The direct reader of a built-in token the presets use (it has one for every such token). */
 function reader(policy: RedactPolicy, name: string, arg?: string): TextFn {
   const part: TokenPart = { name, arg };
   return builtinText(part, policy) as TextFn;
 }
 
 /**
- * The `json` preset's line written straight, field after field, for one redaction policy:
- * what the generic renderer of json.ts writes for this map (a differential property test
- * holds them equal), without its per-field loop, calls through field objects and
- * per-field try/catch. `time` always has a value, so every later field starts with its comma.
+ * Where a preset writes each of its values: the text before it, `,"key":` (the first one
+ * opens the object), in the field map's order. `afterMessage` is the literal fields that
+ * follow the message; a preset without a route has no `route`.
  */
-function jsonLine(policy: RedactPolicy): TextFn {
-  const time = reader(policy, 'date', 'iso');
-  const method = reader(policy, 'method');
-  const path = reader(policy, 'path');
-  const query = reader(policy, 'query');
-  const status = reader(policy, 'status');
-  const size = reader(policy, 'res', 'content-length');
-  const duration = reader(policy, 'total-time');
-  const address = reader(policy, 'remote-addr');
-  const agent = reader(policy, 'user-agent');
-  const version = reader(policy, 'http-version');
-  const route = reader(policy, 'route');
-  const id = reader(policy, 'request-id');
-  const trace = reader(policy, 'trace-id');
-  return (req, res) => {
-    let line = `{"time":${time(req, res)},"level":${levelText(req, res)},"msg":${messageText(req, res)}`;
-    let text = method(req, res);
-    if (text !== undefined) line += `,"http.request.method":${text}`;
-    text = path(req, res);
-    if (text !== undefined) line += `,"url.path":${text}`;
-    text = query(req, res);
-    if (text !== undefined) line += `,"url.query":${text}`;
-    text = status(req, res);
-    if (text !== undefined) line += `,"http.response.status_code":${text}`;
-    text = size(req, res);
-    if (text !== undefined) line += `,"http.response.body.size":${text}`;
-    text = duration(req, res);
-    if (text !== undefined) line += `,"duration_ms":${text}`;
-    text = address(req, res);
-    if (text !== undefined) line += `,"client.address":${text}`;
-    text = agent(req, res);
-    if (text !== undefined) line += `,"user_agent.original":${text}`;
-    text = version(req, res);
-    if (text !== undefined) line += `,"network.protocol.version":${text}`;
-    text = route(req, res);
-    if (text !== undefined) line += `,"http.route":${text}`;
-    text = id(req, res);
-    if (text !== undefined) line += `,"http.request.id":${text}`;
-    text = trace(req, res);
-    if (text !== undefined) line += `,"trace_id":${text}`;
-    return `${line}}`;
+interface PresetLayout {
+  readonly time: string;
+  readonly level: string;
+  readonly message: string;
+  readonly afterMessage: string;
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly status: string;
+  readonly size: string;
+  readonly duration: string;
+  readonly address: string;
+  readonly agent: string;
+  readonly version: string;
+  readonly route: string | undefined;
+  readonly id: string;
+  readonly trace: string;
+  /** The duration's JSON text, from milliseconds; undefined leaves it out. */
+  readonly durationText: (ms: number) => string | undefined;
+}
+
+/** `line` with the field `key` + `text` added, or as it is when the field has no value. */
+function withField(line: string, key: string, text: string | undefined): string {
+  return text === undefined ? line : line + key + text;
+}
+
+/** `line` with the string field `open` (its key and opening quote) + `value` added, if any. */
+function withString(line: string, open: string, value: unknown): string {
+  return typeof value === 'string' && value !== '' ? `${line}${open}${encodeInner(value)}"` : line;
+}
+
+const remoteAddress = builtinTokens['remote-addr'] as TokenFn;
+
+/**
+ * A preset's line written straight, field after field, for one redaction policy: what the
+ * generic renderer of json.ts writes for its map (a differential property test holds them
+ * equal), without the per-field loop, calls through field objects and per-field try/catch.
+ * What several fields share is read once: the URL (path, query and message), the status and
+ * the duration (field and message), and the method and path are escaped once for their field
+ * and the message. Every string a line is made of is allocated, so constant text is joined
+ * beforehand: a string field's key with its opening quote, the level with the keys around it,
+ * the usual protocol version with its key. The time always has a value, so every later field
+ * starts with its comma.
+ */
+function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
+  const { time, afterMessage, status: statusKey, duration: durationKey, durationText } = layout;
+  const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}`;
+  const levels = {
+    info: levelAndKeys(LEVEL_TEXT.info),
+    warn: levelAndKeys(LEVEL_TEXT.warn),
+    error: levelAndKeys(LEVEL_TEXT.error),
+  };
+  const [method, path, query, address, agent, version] = [
+    layout.method,
+    layout.path,
+    layout.query,
+    layout.address,
+    layout.agent,
+    layout.version,
+  ].map((key) => `${key}"`) as [string, string, string, string, string, string];
+  const version11 = `${version}1.1"`;
+  return (policy) => {
+    const size = reader(policy, 'res', 'content-length');
+    const route = layout.route === undefined ? undefined : reader(policy, 'route');
+    const id = reader(policy, 'request-id');
+    const trace = reader(policy, 'trace-id');
+    return (req, res) => {
+      const url = fullUrl(req);
+      const pathValue = pathOf(url);
+      const methodInner = encodeInner(`${req.method}`);
+      const pathInner = encodeInner(`${pathValue}`);
+      const status = statusOf(res);
+      const ms = lineDuration(req, res);
+      let line = `${time}${isoNowJson()}${levels[levelOf(res)]}${messageJson(methodInner, pathInner, status, ms)}${afterMessage}`;
+      if (typeof req.method === 'string' && req.method !== '') line += `${method}${methodInner}"`;
+      if (pathValue !== undefined && pathValue !== '') line += `${path}${pathInner}"`;
+      line = withString(line, query, queryOf(url, policy));
+      line = withField(line, statusKey, status);
+      line = withField(line, layout.size, size(req, res));
+      if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
+      line = withString(line, address, remoteAddress(req, res));
+      line = withString(line, agent, req.headers['user-agent']);
+      const { httpVersionMajor: major, httpVersionMinor: minor } = req;
+      line += major === 1 && minor === 1 ? version11 : `${version}${major}.${minor}"`;
+      if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
+      line = withField(line, layout.id, id(req, res));
+      return `${withField(line, layout.trace, trace(req, res))}}`;
+    };
   };
 }
 
-declarePresetLine(json, jsonLine);
+declarePresetLine(
+  json,
+  presetLine({
+    time: '{"time":',
+    level: ',"level":',
+    message: ',"msg":',
+    afterMessage: '',
+    method: ',"http.request.method":',
+    path: ',"url.path":',
+    query: ',"url.query":',
+    status: ',"http.response.status_code":',
+    size: ',"http.response.body.size":',
+    duration: ',"duration_ms":',
+    address: ',"client.address":',
+    agent: ',"user_agent.original":',
+    version: ',"network.protocol.version":',
+    route: ',"http.route":',
+    id: ',"http.request.id":',
+    trace: ',"trace_id":',
+    // `:total-time` as the generic renderer writes it: three decimals, as a number.
+    durationText: (ms) => roundedText(ms, 3),
+  }),
+);
+
+declarePresetLine(
+  ecs,
+  presetLine({
+    time: '{"@timestamp":',
+    level: ',"log.level":',
+    message: ',"message":',
+    afterMessage: `,"ecs.version":"${ECS_VERSION}"`,
+    method: ',"http.request.method":',
+    path: ',"url.path":',
+    query: ',"url.query":',
+    status: ',"http.response.status_code":',
+    size: ',"http.response.body.bytes":',
+    duration: ',"event.duration":',
+    address: ',"client.ip":',
+    agent: ',"user_agent.original":',
+    version: ',"http.version":',
+    route: undefined,
+    id: ',"http.request.id":',
+    trace: ',"trace.id":',
+    durationText: (ms) => {
+      const ns = nanoseconds(ms);
+      return Number.isFinite(ns) ? String(ns) : undefined;
+    },
+  }),
+);
 
 /** The field maps of the predefined JSON formats. */
 export const jsonPresets: Readonly<{ json: JsonFields; ecs: JsonFields }> = Object.freeze({

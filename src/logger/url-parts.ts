@@ -9,20 +9,28 @@ export function fullUrl(req: IncomingMessage): string | undefined {
   return (req as { originalUrl?: string }).originalUrl || req.url;
 }
 
-/** The path of the request target, without the query. */
-export function urlPath(req: IncomingMessage): string | undefined {
-  const url = fullUrl(req);
+/** The path of a request target, without the query. */
+export function pathOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   const at = url.indexOf('?');
   return at === -1 ? url : url.slice(0, at);
 }
 
-/** The query without its `?`, listed parameters masked; undefined when there is none. */
-export function urlQuery(req: IncomingMessage, policy: RedactPolicy): string | undefined {
-  const url = fullUrl(req);
+/** The query of a request target without its `?`, listed parameters masked; or undefined. */
+export function queryOf(url: string | undefined, policy: RedactPolicy): string | undefined {
   const at = url === undefined ? -1 : url.indexOf('?');
   if (at === -1 || at === (url as string).length - 1) return undefined;
   return redactQuery(policy, (url as string).slice(at + 1));
+}
+
+/** The path of the request target, without the query. */
+export function urlPath(req: IncomingMessage): string | undefined {
+  return pathOf(fullUrl(req));
+}
+
+/** The query without its `?`, listed parameters masked; undefined when there is none. */
+export function urlQuery(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+  return queryOf(fullUrl(req), policy);
 }
 
 interface RoutedRequest {

@@ -13,11 +13,11 @@ import {
 import { fixTime } from '../helpers/logger.js';
 import { fc } from '../helpers/properties.js';
 
-// The `json` preset writes its line with a writer of its own (json-presets.ts), not the
-// generic field list every other field map goes through (json.ts). The two must agree: for
-// arbitrary requests and responses, under each redaction policy, the preset's line equals
-// the line of a copy of its field map (a copy is not the preset, so it takes the generic
-// path). Time is frozen so that `time`, `msg` and `duration_ms` agree too.
+// The `json` and `ecs` presets write their lines with a writer of their own (json-presets.ts),
+// not the generic field list every other field map goes through (json.ts). The two must
+// agree: for arbitrary requests and responses, under each redaction policy, a preset's line
+// equals the line of a copy of its field map (a copy is not the preset, so it takes the
+// generic path). Time is frozen so that `time`, `msg` and `duration_ms` agree too.
 
 interface Reply {
   status: number;
@@ -46,14 +46,16 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
 
 before(async () => {
   undoTime = fixTime(0);
-  const copy = { ...logger.json.presets.json };
   const policies = [undefined, false, { query: ['page', 'q'], headers: ['x-secret'] }];
   const middleware = [logger.requestId()];
-  for (const redact of policies) {
-    const pair = { preset: captureLines(), generic: captureLines() };
-    pairs.push(pair);
-    middleware.push(logger('json', { stream: pair.preset.stream, redact }));
-    middleware.push(logger(logger.json(copy), { stream: pair.generic.stream, redact }));
+  for (const name of ['json', 'ecs'] as const) {
+    const copy = { ...logger.json.presets[name] };
+    for (const redact of policies) {
+      const pair = { preset: captureLines(), generic: captureLines() };
+      pairs.push(pair);
+      middleware.push(logger(name, { stream: pair.preset.stream, redact }));
+      middleware.push(logger(logger.json(copy), { stream: pair.generic.stream, redact }));
+    }
   }
   server = await startServer({
     middleware: [
@@ -81,7 +83,7 @@ const urlPiece = fc.oneof(
   fc.constantFrom('?', '&', '=', 'token=', 'page=', 'q=', '%ff', '%e2%80%a8', '"', '\\'),
 );
 
-test('the json preset writes the line its field map gives through the generic renderer', async () => {
+test('the json and ecs presets write the lines their field maps give through the generic renderer', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.constantFrom('GET', 'POST', 'HEAD', 'DELETE'),
@@ -104,14 +106,16 @@ test('the json preset writes the line its field map gives through the generic re
         route: fc.option(fc.constantFrom('/items/:id', ''), { nil: undefined }),
         baseUrl: fc.option(fc.constantFrom('/api', ''), { nil: undefined }),
       }) as fc.Arbitrary<Reply>,
-      async (method, url, given, next) => {
+      fc.constantFrom('1.1', '1.0'),
+      async (method, url, given, next, version) => {
         reply = next;
         const headers: Record<string, string> = { connection: 'close' };
         for (const [name, value] of Object.entries(given)) {
           if (value !== undefined) headers[name] = value;
         }
         const starts = pairs.map(({ preset }) => preset.lines.length);
-        await sendRaw(server, [Buffer.from(rawHead(method, url, headers), 'latin1')]);
+        const head = rawHead(method, url, headers).replace(' HTTP/1.1\r\n', ` HTTP/${version}\r\n`);
+        await sendRaw(server, [Buffer.from(head, 'latin1')]);
         for (const [i, { preset, generic }] of pairs.entries()) {
           const at = starts[i]!;
           const lines = await preset.waitFor(at + 1);

@@ -1,0 +1,24 @@
+// The command line of the small measuring scripts (profile, instructions, allocations).
+
+const args = process.argv.slice(2);
+
+/** `--name=N` as a number, or `fallback`. */
+export function numberOption(name, fallback) {
+  const a = args.find((x) => x.startsWith(`--${name}=`));
+  return a ? Number(a.split('=')[1]) : fallback;
+}
+
+/** The arguments that are not options. */
+export const positional = args.filter((a) => !a.startsWith('--'));
+
+/** `impl@logger:<format>` or `impl@parsers:<case>` as a worker's spec. */
+export function variantSpec(name) {
+  const [impl, rest] = name.split('@');
+  const [group, what] = rest.split(':');
+  return group === 'logger' ? { group, impl, format: what } : { group, impl, kase: what };
+}
+
+/** Whether `--name` was given. */
+export function flag(name) {
+  return args.includes(`--${name}`);
+}
