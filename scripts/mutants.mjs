@@ -354,6 +354,18 @@ export const mutants = [
     '  if (fn === undefined) {\n    throw new Error(part.name);\n    // morgan throws',
   ),
   logger(
+    'format: a predefined line ignores a replaced built-in token',
+    'src/logger/predefined-lines.ts',
+    '    if (!allBuiltin) return compiled(tokens, req, res);\n',
+    '',
+  ),
+  logger(
+    'format: a built-in token that throws loses the predefined line',
+    'src/logger/predefined-lines.ts',
+    '    } catch {\n      return compiled(tokens, req, res);\n    }',
+    '    } catch (err) {\n      throw err;\n    }',
+  ),
+  logger(
     'basic-auth: a password with a line break is accepted',
     'src/logger/basic-auth.ts',
     'const USER_PASS = /^([^:]*):(.*)$/;',
