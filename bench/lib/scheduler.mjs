@@ -132,9 +132,10 @@ export async function runInProcess(subgroups, options, log) {
       );
       for (const sg of subgroups) samples[sg.key][round] = [];
       for (let cycle = 0; cycle < options.cycles; cycle++) {
-        // The subgroups take turns at going first, as the variants within one do: measured
-        // in a fixed order, the same logger cost more the later its subgroup came in a cycle
-        // (morgan's `:method :url :status` 7.4 µs first and 13.4 µs last, combined the reverse).
+        // The subgroups take turns at going first, as the variants within one do. In a fixed
+        // order the last formats came out dearer for every logger: morgan's `:method :url
+        // :status` cost more than its `combined`, which callgrind counts at six times the
+        // instructions (and reversing the order reversed that).
         for (const sg of rotate(subgroups, round * options.cycles + cycle)) {
           const row = {};
           for (const v of rotate(sg.variants, cycle)) {
