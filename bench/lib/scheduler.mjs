@@ -134,7 +134,7 @@ export async function runInProcess(subgroups, options, log) {
       for (let cycle = 0; cycle < options.cycles; cycle++) {
         // The subgroups take turns at going first, as the variants within one do. In a fixed
         // order the last formats came out dearer for every logger: morgan's `:method :url
-        // :status` cost more than its `combined`, which callgrind counts at six times the
+        // :status` cost more than its `combined`, which callgrind counts at 1.7 times the
         // instructions (and reversing the order reversed that).
         for (const sg of rotate(subgroups, round * options.cycles + cycle)) {
           const row = {};
