@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // httpware benchmarks: node run.mjs [--quick] [--only=logger-inproc,parsers-loopback,...]
-//   [--rounds=N] [--cycles=N] [--batch-ms=N] [--seconds=N] [--metric=wall|cpu]
+//   [--rounds=N] [--cycles=N] [--batch-ms=N] [--slices=N] [--seconds=N] [--metric=wall|cpu]
 //   [--cpu-prof[=dir]] [--build] [--no-httpware] [--docs | --no-docs] [--docs-from=file]
 //   [--baseline=/path/entries/index.mjs]
 // --build: build src/ with the root's tsup config into bench/.snapshot/ instead of copying dist/.
@@ -52,6 +52,8 @@ const options = {
     rounds: num('rounds', quick ? 1 : 3),
     cycles: num('cycles', quick ? 3 : 8),
     batchMs: num('batch-ms', quick ? 60 : 200),
+    // Each batch cut into this many slices that take turns across the variants of a cycle.
+    slices: num('slices', quick ? 3 : 10),
     // Warm-up: at least this much CPU time per process, then until it settles, at most
     // warmupMaxMs of wall-clock time.
     warmupMs: quick ? 200 : 1000,
