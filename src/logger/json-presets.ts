@@ -46,6 +46,38 @@ function statusOf(res: ServerResponse): string | undefined {
   return res.headersSent ? String(res.statusCode) : undefined;
 }
 
+/** A `Content-Length` line of a head as node:http writes it (names keep the case given). */
+const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i;
+
+/** The `Content-Length` of the head node:http wrote, if any. */
+function writtenContentLength(res: ServerResponse): string | undefined {
+  // `_header` is the head as written (what `headersSent` tests); other implementations of a
+  // response may have none.
+  const head = (res as { _header?: unknown })._header;
+  return typeof head === 'string' ? CONTENT_LENGTH.exec(head)?.[1] : undefined;
+}
+
+/**
+ * The size of the response body as its head announced it: the `Content-Length` the response
+ * was sent with, whether the application set it (with `setHeader` or `writeHead`) or node:http
+ * did (for a body given whole to `end`); undefined for a chunked response or before the head.
+ * No wrapper of `writeHead` is needed: what `getHeader` cannot see (a header given only to
+ * `writeHead`, or added by node:http) is read from the head as written.
+ */
+function announcedSize(res: ServerResponse): number | undefined {
+  const set = res.getHeader('content-length');
+  const text = set ?? writtenContentLength(res);
+  const size = typeof text === 'number' ? text : Number(text);
+  return text !== undefined && text !== '' && Number.isSafeInteger(size) ? size : undefined;
+}
+
+const sizeText: TextFn = (_req, res) => {
+  const size = announcedSize(res);
+  return size === undefined ? undefined : String(size);
+};
+
+const bodySize = declareFieldTokens((_tokens, _req, res) => announcedSize(res), [], sizeText);
+
 /** `12.3`, `4.0`: one decimal always shown, without the cost of `toFixed`. */
 function oneDecimal(ms: number): string {
   const tenths = Math.round(ms * 10);
@@ -115,7 +147,7 @@ const json: JsonFields = Object.freeze({
   'url.path': ':path',
   'url.query': ':query',
   'http.response.status_code': ':status',
-  'http.response.body.size': ':res[content-length]',
+  'http.response.body.size': bodySize,
   duration_ms: ':total-time',
   'client.address': ':remote-addr',
   'user_agent.original': ':user-agent',
@@ -134,7 +166,7 @@ const ecs: JsonFields = Object.freeze({
   'url.path': ':path',
   'url.query': ':query',
   'http.response.status_code': ':status',
-  'http.response.body.bytes': ':res[content-length]',
+  'http.response.body.bytes': bodySize,
   'event.duration': durationNs,
   'client.ip': ':remote-addr',
   'user_agent.original': ':user-agent',
@@ -218,7 +250,6 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
   ].map((key) => `${key}"`) as [string, string, string, string, string, string];
   const version11 = `${version}1.1"`;
   return (policy) => {
-    const size = reader(policy, 'res', 'content-length');
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
@@ -234,7 +265,7 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       if (pathValue !== undefined && pathValue !== '') line += `${path}${pathInner}"`;
       line = withString(line, query, queryOf(url, policy));
       line = withField(line, statusKey, status);
-      line = withField(line, layout.size, size(req, res));
+      line = withField(line, layout.size, sizeText(req, res));
       if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
       line = withString(line, address, remoteAddress(req, res));
       line = withString(line, agent, req.headers['user-agent']);

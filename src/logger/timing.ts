@@ -20,8 +20,9 @@
 // `setHeader`, logs them. We read them from the exchange instead of changing `res`.
 //
 // The wrapper is as invisible as the need allows:
-// - it is installed only for formats that may read the head (`:response-time`, `:total-time`,
-//   `:res[...]`, or a format function), and never with `immediate`;
+// - it is installed only for formats that may read the head (`:response-time`, `:res[...]`,
+//   or a format function), and never with `immediate`: `:total-time` only needs to know that
+//   the head is out by the end, which `res.headersSent` tells;
 // - it is an own property that is not enumerable (so `Object.keys(res)`, spreads and
 //   serialisers see nothing new) but stays writable, so another middleware that wraps
 //   `writeHead` in turn (compression, on-headers) works as before; if such a middleware came
@@ -88,6 +89,16 @@ function arrivalOf(req: IncomingMessage): Exchange | undefined {
 /** The exchange of the line being rendered, if it is about this response and its head is out. */
 function headOf(res: ServerResponse): Exchange | undefined {
   return current !== undefined && current.res === res && current.headWritten ? current : undefined;
+}
+
+/**
+ * The exchange of the line being rendered, if it is about this request and response and the
+ * response's head is out: what the end of a request needs, known without watching the head.
+ */
+function sentOf(req: IncomingMessage, res: ServerResponse): Exchange | undefined {
+  return current !== undefined && current.req === req && current.res === res && res.headersSent
+    ? current
+    : undefined;
 }
 
 // Several loggers on one request agree on its start, as morgan's do: each morgan overwrites the
@@ -228,9 +239,8 @@ export function totalTime(
   res: ServerResponse,
   digits: string | undefined,
 ): string | undefined {
-  const head = headOf(res);
-  if (head === undefined || arrivalOf(req) !== head) return undefined;
-  return toFixedDigits(now() - startOf(head), digits);
+  const sent = sentOf(req, res);
+  return sent === undefined ? undefined : toFixedDigits(now() - startOf(sent), digits);
 }
 
 /**
@@ -238,7 +248,6 @@ export function totalTime(
  * pay nothing for `toFixed`), or undefined when the head was not written.
  */
 export function totalMs(req: IncomingMessage, res: ServerResponse): number | undefined {
-  const head = headOf(res);
-  if (head === undefined || arrivalOf(req) !== head) return undefined;
-  return now() - head.startedAt;
+  const sent = sentOf(req, res);
+  return sent === undefined ? undefined : now() - sent.startedAt;
 }

@@ -193,7 +193,7 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
 };
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */
-export const HEAD_TOKENS: ReadonlySet<string> = new Set(['response-time', 'total-time', 'res']);
+export const HEAD_TOKENS: ReadonlySet<string> = new Set(['response-time', 'res']);
 
 /**
  * Built-in tokens whose text is made here from numbers only (a date, a process id, a

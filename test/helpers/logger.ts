@@ -62,8 +62,10 @@ export const FIXED_NOW = Date.UTC(2000, 9, 10, 13, 55, 36, 789);
 
 /**
  * Freezes `Date` at FIXED_NOW (timers keep running) and makes the logger's monotonic clock
- * advance by exactly `stepMs` on every reading, so `:response-time` (two readings: arrival,
- * headers) is `stepMs` and `:total-time` (arrival, line) is `2 * stepMs`. Returns the undo.
+ * advance by exactly `stepMs` on every reading: at the arrival, at the head (only for a format
+ * that reads `:response-time` or `:res[...]`) and when the line is made. So `:response-time`
+ * is `stepMs`, and `:total-time` is `stepMs`, or `2 * stepMs` when the head was read too.
+ * Returns the undo.
  */
 export function fixTime(stepMs = 1.5): () => void {
   mock.timers.enable({ apis: ['Date'], now: FIXED_NOW });

@@ -5,7 +5,14 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import express5 from 'express';
 import express4 from 'express4';
 import { logger } from '../../src/logger/index.js';
-import { captureLines, frameworks, type SendOptions, send, sendRaw } from '../helpers/index.js';
+import {
+  captureLines,
+  frameworks,
+  type Handler,
+  type SendOptions,
+  send,
+  sendRaw,
+} from '../helpers/index.js';
 import { fixTime, listen, loggedServer } from '../helpers/logger.js';
 
 let undo: () => void = () => {};
@@ -22,17 +29,17 @@ const request: SendOptions = {
   },
 };
 
-// Arrival at 1.5, head at 3.0, line at 4.5 on the stepping clock: 3 ms to finish.
+// Arrival at 1.5 and line at 3.0 on the stepping clock (nothing reads the head): 1.5 ms.
 const expected = {
   time: '2000-10-10T13:55:36.789Z',
   level: 'info',
-  msg: 'GET /users/42 200 3.0 ms',
+  msg: 'GET /users/42 200 1.5 ms',
   'http.request.method': 'GET',
   'url.path': '/users/42',
   'url.query': 'sort=desc&page=3',
   'http.response.status_code': 200,
   'http.response.body.size': 2,
-  duration_ms: 3,
+  duration_ms: 1.5,
   'client.address': '127.0.0.1',
   'user_agent.original': 'test-agent/1.0',
   'network.protocol.version': '1.1',
@@ -184,6 +191,39 @@ describe('json format values', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('json http.response.body.size', () => {
+  async function sizeFor(handler: Handler): Promise<unknown> {
+    const server = await loggedServer((stream) => logger('json', { stream }), { handler });
+    try {
+      await send(server);
+      const [line] = await server.capture.waitFor(1);
+      return JSON.parse(line as string)['http.response.body.size'];
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('is the Content-Length node:http announced itself for a body given whole to end', async () => {
+    assert.equal(await sizeFor((_req, res) => res.end('hello')), 5);
+  });
+
+  it('is the Content-Length given only to writeHead', async () => {
+    const size = await sizeFor((_req, res) => {
+      res.writeHead(200, { 'content-length': '3' });
+      res.end('abc');
+    });
+    assert.equal(size, 3);
+  });
+
+  it('is left out for a chunked response', async () => {
+    const size = await sizeFor((_req, res) => {
+      res.write('a');
+      res.end('b');
+    });
+    assert.equal(size, undefined);
   });
 });
 

@@ -1,6 +1,7 @@
 // The logger adds nothing the application can see on req/res: no `_startAt`, no
-// `_remoteAddress`, no enumerable property. The one addition, made only for formats that time
-// the response, is a non-enumerable own `writeHead` that passes everything through.
+// `_remoteAddress`, no enumerable property. The one addition, made only for formats that read
+// the head (its time or its headers), is a non-enumerable own `writeHead` that passes
+// everything through.
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -60,6 +61,13 @@ for (const framework of frameworks) {
       );
       assert.deepEqual(withLogger, without);
     });
+
+    for (const format of ['json', 'ecs', ':method :status :total-time']) {
+      it(`${format} (reading only the end of the response) leaves req and res as they were`, async () => {
+        const without = await snapshot(framework, undefined);
+        assert.deepEqual(await snapshot(framework, format), without);
+      });
+    }
 
     it('a format reading the head adds only a non-enumerable writeHead on res', async () => {
       const without = await snapshot(framework, undefined);

@@ -47,12 +47,12 @@ for (const framework of frameworks) {
 
     it(':total-time has three digits by default', async () => {
       undo = fixTime(1.25);
-      assert.equal(await lineFor(framework, ':total-time'), '2.500');
+      assert.equal(await lineFor(framework, ':total-time'), '1.250');
     });
 
     it(':total-time[digits] sets the number of digits', async () => {
       undo = fixTime(1.25);
-      assert.equal(await lineFor(framework, ':total-time[5]'), '2.50000');
+      assert.equal(await lineFor(framework, ':total-time[5]'), '1.25000');
     });
   });
 }
