@@ -5,6 +5,7 @@
 // the token is still the built-in one; a token the application replaced goes the general way.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isoDate } from './clf-date.js';
 import type { TokenPart } from './compile.js';
 import { encodeString } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
@@ -86,7 +87,7 @@ export function isoNow(): string {
   const ms = Date.now();
   if (ms !== isoMs) {
     isoMs = ms;
-    isoText = new Date(ms).toISOString();
+    isoText = isoDate(ms);
     isoJson = `"${isoText}"`;
   }
   return isoText;

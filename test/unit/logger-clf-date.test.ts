@@ -61,3 +61,22 @@ describe('formatDate', () => {
     }
   });
 });
+
+describe('formatDate iso', () => {
+  it('writes each millisecond of a second, the second rendered once', () => {
+    const start = Date.UTC(2003, 4, 6, 7, 8, 9);
+    for (const ms of [start, start + 7, start + 45, start + 999, start + 1000, start - 1]) {
+      assert.equal(formatDate(ms, 'iso'), new Date(ms).toISOString());
+    }
+  });
+
+  it('agrees with toISOString before 1970 and after 9999', () => {
+    for (const ms of [-1, -999, -1001, Date.UTC(-50, 0, 1, 0, 0, 0, 5), 8.64e15, 253402300800123]) {
+      assert.equal(formatDate(ms, 'iso'), new Date(ms).toISOString());
+    }
+  });
+
+  it('throws as toISOString does for an invalid date', () => {
+    assert.throws(() => formatDate(new Date(Number.NaN), 'iso'), RangeError);
+  });
+});
