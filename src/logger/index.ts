@@ -260,6 +260,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       res,
       arrive(req, needs.arrival),
       needs.address ? frameworkIp(req) || socketAddress(req) : undefined,
+      needs.arrival && res.headersSent,
     );
     if (immediate) {
       logRequest(exchange);

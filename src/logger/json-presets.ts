@@ -60,15 +60,17 @@ function writtenContentLength(res: ServerResponse): string | undefined {
 /**
  * The size of the response body as its head announced it: the `Content-Length` the response
  * was sent with, whether the application set it (with `setHeader` or `writeHead`) or node:http
- * did (for a body given whole to `end`); undefined for a chunked response or before the head.
+ * did (for a body given whole to `end`); undefined for a chunked response or when no head was
+ * sent.
  * No wrapper of `writeHead` is needed: what `getHeader` cannot see (a header given only to
  * `writeHead`, or added by node:http) is read from the head as written.
  */
 function announcedSize(res: ServerResponse): number | undefined {
-  const set = res.getHeader('content-length');
-  const text = set ?? writtenContentLength(res);
-  const size = typeof text === 'number' ? text : Number(text);
-  return text !== undefined && text !== '' && Number.isSafeInteger(size) ? size : undefined;
+  if (!res.headersSent) return undefined;
+  const text = res.getHeader('content-length') ?? writtenContentLength(res);
+  // One value, as node:http writes it: a list (`setHeader(name, [...])`) is not a size.
+  const size = typeof text === 'number' ? text : typeof text === 'string' ? Number(text) : NaN;
+  return text !== '' && Number.isSafeInteger(size) ? size : undefined;
 }
 
 const sizeText: TextFn = (_req, res) => {

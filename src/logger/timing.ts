@@ -22,7 +22,8 @@
 // The wrapper is as invisible as the need allows:
 // - it is installed only for formats that may read the head (`:response-time`, `:res[...]`,
 //   or a format function), and never with `immediate`: `:total-time` only needs to know that
-//   the head is out by the end, which `res.headersSent` tells;
+//   the head went out after the request reached the logger, which `res.headersSent` read on
+//   arrival and at the end tells;
 // - it is an own property that is not enumerable (so `Object.keys(res)`, spreads and
 //   serialisers see nothing new) but stays writable, so another middleware that wraps
 //   `writeHead` in turn (compression, on-headers) works as before; if such a middleware came
@@ -62,6 +63,11 @@ export class Exchange {
     readonly startedAt: number,
     /** `req.ip` or the socket's address on arrival (the socket may be gone at the end). */
     readonly remoteAddress: string | undefined,
+    /**
+     * Whether the head was already out when the request reached this logger: then, as for
+     * morgan (whose on-headers never sees it), no time is known to the end either.
+     */
+    readonly sentBefore = false,
   ) {}
 }
 
@@ -96,8 +102,13 @@ function headOf(res: ServerResponse): Exchange | undefined {
  * response's head is out: what the end of a request needs, known without watching the head.
  */
 function sentOf(req: IncomingMessage, res: ServerResponse): Exchange | undefined {
-  return current !== undefined && current.req === req && current.res === res && res.headersSent
-    ? current
+  const exchange = current;
+  return exchange !== undefined &&
+    exchange.req === req &&
+    exchange.res === res &&
+    res.headersSent &&
+    !exchange.sentBefore
+    ? exchange
     : undefined;
 }
 
@@ -249,5 +260,5 @@ export function totalTime(
  */
 export function totalMs(req: IncomingMessage, res: ServerResponse): number | undefined {
   const sent = sentOf(req, res);
-  return sent === undefined ? undefined : now() - sent.startedAt;
+  return sent === undefined ? undefined : now() - startOf(sent);
 }

@@ -17,7 +17,9 @@ import { fc } from '../helpers/properties.js';
 // not the generic field list every other field map goes through (json.ts). The two must
 // agree: for arbitrary requests and responses, under each redaction policy, a preset's line
 // equals the line of a copy of its field map (a copy is not the preset, so it takes the
-// generic path). Time is frozen so that `time`, `msg` and `duration_ms` agree too.
+// generic path). Time is frozen so that `time`, `msg` and `duration_ms` agree too. Both
+// writers read the body size through the same function, so that field is checked against
+// what the client received instead: the Content-Length of the head it was sent.
 
 interface Reply {
   status: number;
@@ -30,7 +32,8 @@ interface Reply {
 let reply: Reply = { status: 200, size: 'none', route: undefined, baseUrl: undefined };
 let server: TestServer;
 let undoTime: () => void;
-const pairs: Array<{ preset: LineCapture; generic: LineCapture }> = [];
+const pairs: Array<{ preset: LineCapture; generic: LineCapture; sizeKey: string }> = [];
+const SIZE_KEYS = { json: 'http.response.body.size', ecs: 'http.response.body.bytes' };
 
 function answer(req: IncomingMessage, res: ServerResponse): void {
   const body = 'hello';
@@ -51,7 +54,7 @@ before(async () => {
   for (const name of ['json', 'ecs'] as const) {
     const copy = { ...logger.json.presets[name] };
     for (const redact of policies) {
-      const pair = { preset: captureLines(), generic: captureLines() };
+      const pair = { preset: captureLines(), generic: captureLines(), sizeKey: SIZE_KEYS[name] };
       pairs.push(pair);
       middleware.push(logger(name, { stream: pair.preset.stream, redact }));
       middleware.push(logger(logger.json(copy), { stream: pair.generic.stream, redact }));
@@ -115,12 +118,17 @@ test('the json and ecs presets write the lines their field maps give through the
         }
         const starts = pairs.map(({ preset }) => preset.lines.length);
         const head = rawHead(method, url, headers).replace(' HTTP/1.1\r\n', ` HTTP/${version}\r\n`);
-        await sendRaw(server, [Buffer.from(head, 'latin1')]);
-        for (const [i, { preset, generic }] of pairs.entries()) {
+        const { raw } = await sendRaw(server, [Buffer.from(head, 'latin1')]);
+        const sent = /\r\ncontent-length: *(\d+)\r\n/i.exec(
+          raw.slice(0, raw.indexOf('\r\n\r\n') + 2),
+        );
+        for (const [i, { preset, generic, sizeKey }] of pairs.entries()) {
           const at = starts[i]!;
           const lines = await preset.waitFor(at + 1);
           const expected = await generic.waitFor(at + 1);
           assert.equal(lines[at], expected[at]);
+          const size = JSON.parse(lines[at] as string)[sizeKey];
+          assert.equal(size, sent === null ? undefined : Number(sent[1]));
         }
       },
     ),

@@ -218,6 +218,27 @@ describe('json http.response.body.size', () => {
     assert.equal(size, 3);
   });
 
+  it('is left out when no response was sent, whatever header was set', async () => {
+    const server = await loggedServer((stream) => logger('json', { stream }), {
+      handler: (_req, res) => res.setHeader('content-length', 10),
+    });
+    try {
+      await sendRaw(server, ['GET /hang HTTP/1.1\r\nHost: x\r\n\r\n'], { abort: true });
+      const [line] = await server.capture.waitFor(1);
+      assert.equal('http.response.body.size' in JSON.parse(line as string), false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is left out for a header value that is not one integer', async () => {
+    const size = await sizeFor((_req, res) => {
+      res.setHeader('content-length', []);
+      res.end();
+    });
+    assert.equal(size, undefined);
+  });
+
   it('is left out for a chunked response', async () => {
     const size = await sizeFor((_req, res) => {
       res.write('a');

@@ -102,3 +102,23 @@ describe('timing tokens on the real clock', () => {
     }
   });
 });
+
+describe('a head sent before the request reached the logger', () => {
+  it('leaves :total-time "-", as morgan does', async () => {
+    const server = await loggedServer((stream) => logger(':status :total-time', { stream }), {
+      before: [
+        (_req, res, next) => {
+          res.flushHeaders();
+          next();
+        },
+      ],
+      handler: (_req, res) => res.end('ok'),
+    });
+    try {
+      await send(server);
+      assert.deepEqual(await server.capture.waitFor(1), ['200 -']);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -63,7 +63,7 @@ describe('formatDate', () => {
 });
 
 describe('formatDate iso', () => {
-  it('writes each millisecond of a second, the second rendered once', () => {
+  it('writes each millisecond of a second and of the seconds around it', () => {
     const start = Date.UTC(2003, 4, 6, 7, 8, 9);
     for (const ms of [start, start + 7, start + 45, start + 999, start + 1000, start - 1]) {
       assert.equal(formatDate(ms, 'iso'), new Date(ms).toISOString());
@@ -76,7 +76,19 @@ describe('formatDate iso', () => {
     }
   });
 
+  it('drops a fraction of a millisecond, as Date does (mocked clocks give them)', () => {
+    for (const ms of [1000.5, 1999.999, -0.5, -1000.25]) {
+      assert.equal(formatDate(ms, 'iso'), new Date(ms).toISOString());
+    }
+  });
+
   it('throws as toISOString does for an invalid date', () => {
     assert.throws(() => formatDate(new Date(Number.NaN), 'iso'), RangeError);
+  });
+
+  it('throws as toISOString does past the last valid time, even within its second', () => {
+    assert.equal(formatDate(8.64e15, 'iso'), new Date(8.64e15).toISOString());
+    assert.throws(() => formatDate(8.64e15 + 1, 'iso'), RangeError);
+    assert.throws(() => formatDate(-8.64e15 - 1, 'iso'), RangeError);
   });
 });
