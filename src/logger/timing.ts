@@ -99,7 +99,8 @@ function headOf(res: ServerResponse): Exchange | undefined {
 
 /**
  * The exchange of the line being rendered, if it is about this request and response and the
- * response's head is out: what the end of a request needs, known without watching the head.
+ * response's head went out after the request reached the logger: what the time to the end
+ * needs, known without watching the head.
  */
 function sentOf(req: IncomingMessage, res: ServerResponse): Exchange | undefined {
   const exchange = current;
