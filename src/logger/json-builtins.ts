@@ -110,10 +110,19 @@ function requestIdText(id: unknown): string | undefined {
   return typeof id === 'number' ? (Number.isFinite(id) ? String(id) : undefined) : stringText(id);
 }
 
-function integerText(value: unknown): string | undefined {
+/**
+ * A number, or text that is one, when it is a whole number (a size, a status); anything else
+ * (empty text, a list of header values, a fraction) is no integer.
+ */
+export function integerOf(value: unknown): number | undefined {
   const n =
     typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-  return value !== '' && Number.isSafeInteger(n) ? String(n) : undefined;
+  return value !== '' && Number.isSafeInteger(n) ? n : undefined;
+}
+
+export function integerText(value: unknown): string | undefined {
+  const n = integerOf(value);
+  return n === undefined ? undefined : String(n);
 }
 
 /** A built-in whose value is a string read by its own token function. */

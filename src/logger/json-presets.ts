@@ -11,6 +11,8 @@ import type { TokenPart } from './compile.js';
 import { declareFieldTokens, declarePresetLine } from './json.js';
 import {
   builtinText,
+  integerOf,
+  integerText,
   isoNowJson,
   lineDuration,
   roundedText,
@@ -58,27 +60,24 @@ function writtenContentLength(res: ServerResponse): string | undefined {
 }
 
 /**
- * The size of the response body as its head announced it: the `Content-Length` the response
- * was sent with, whether the application set it (with `setHeader` or `writeHead`) or node:http
- * did (for a body given whole to `end`); undefined for a chunked response or when no head was
- * sent.
- * No wrapper of `writeHead` is needed: what `getHeader` cannot see (a header given only to
- * `writeHead`, or added by node:http) is read from the head as written.
+ * The `Content-Length` the response was sent with, whether the application set it (with
+ * `setHeader` or `writeHead`) or node:http did (for a body given whole to `end`); undefined
+ * for a chunked response or when no head was sent. No wrapper of `writeHead` is needed: what
+ * `getHeader` cannot see (a header given only to `writeHead`, or added by node:http) is read
+ * from the head as written. The body's size is this value when it is one integer.
  */
-function announcedSize(res: ServerResponse): number | undefined {
+function announcedLength(res: ServerResponse): unknown {
   if (!res.headersSent) return undefined;
-  const text = res.getHeader('content-length') ?? writtenContentLength(res);
-  // One value, as node:http writes it: a list (`setHeader(name, [...])`) is not a size.
-  const size = typeof text === 'number' ? text : typeof text === 'string' ? Number(text) : NaN;
-  return text !== '' && Number.isSafeInteger(size) ? size : undefined;
+  return res.getHeader('content-length') ?? writtenContentLength(res);
 }
 
-const sizeText: TextFn = (_req, res) => {
-  const size = announcedSize(res);
-  return size === undefined ? undefined : String(size);
-};
+const sizeText: TextFn = (_req, res) => integerText(announcedLength(res));
 
-const bodySize = declareFieldTokens((_tokens, _req, res) => announcedSize(res), [], sizeText);
+const bodySize = declareFieldTokens(
+  (_tokens, _req, res) => integerOf(announcedLength(res)),
+  [],
+  sizeText,
+);
 
 /** `12.3`, `4.0`: one decimal always shown, without the cost of `toFixed`. */
 function oneDecimal(ms: number): string {

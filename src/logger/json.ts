@@ -15,6 +15,7 @@ import { declareTokenNames, type FormatPart, parseFormat, type TokenPart } from 
 import {
   builtinText,
   durationDigits,
+  integerOf,
   isoNow,
   lineDuration,
   roundTo,
@@ -108,15 +109,10 @@ function toNumber(value: unknown): number | undefined {
   return Number.isFinite(n) && value !== '' ? n : undefined;
 }
 
-function toInteger(value: unknown): number | undefined {
-  const n = toNumber(value);
-  return n !== undefined && Number.isSafeInteger(n) ? n : undefined;
-}
-
 /** Built-in tokens that stand for numbers return text (for the text formats); JSON has types. */
 const NUMERIC_TOKENS: Readonly<Record<string, (value: unknown) => number | undefined>> = {
-  status: toInteger,
-  pid: toInteger,
+  status: integerOf,
+  pid: integerOf,
   'response-time': toNumber,
   'total-time': toNumber,
 };
@@ -131,7 +127,7 @@ function conversionOf(part: TokenPart): ((value: unknown) => unknown) | undefine
   }
   if (part.name === 'req' || part.name === 'res') {
     return part.arg !== undefined && SIZE_HEADERS.has(part.arg.toLowerCase())
-      ? toInteger
+      ? integerOf
       : undefined;
   }
   return NUMERIC_TOKENS[part.name];
