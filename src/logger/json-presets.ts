@@ -60,15 +60,27 @@ function writtenContentLength(res: ServerResponse): string | undefined {
 }
 
 /**
- * The `Content-Length` the response was sent with, whether the application set it (with
- * `setHeader` or `writeHead`) or node:http did (for a body given whole to `end`); undefined
- * for a chunked response or when no head was sent. No wrapper of `writeHead` is needed: what
- * `getHeader` cannot see (a header given only to `writeHead`, or added by node:http) is read
- * from the head as written. The body's size is this value when it is one integer.
+ * The body's length: the `Content-Length` the application set (with `setHeader` or
+ * `writeHead`) or, for a body given whole to `end`, its length, which node:http announces in
+ * the head (or, to an HTTP/1.0 client, sends unannounced); undefined for a chunked response or
+ * when no head was sent. No wrapper of `writeHead` is needed:
+ * - `getHeader` sees what was set before the head;
+ * - node:http keeps the rest as `_contentLength`, a number once it knows the length (both for a
+ *   header given only to `writeHead` and for a body given to `end`), read without the cost of
+ *   the head's text (a string of ten pieces to join before it can be searched, the better part
+ *   of a line's cost);
+ * - a response without a body (to HEAD, a 204 or 304) may know a length it does not announce:
+ *   there, and wherever `_contentLength` is not a number, the head as written tells.
  */
 function announcedLength(res: ServerResponse): unknown {
   if (!res.headersSent) return undefined;
-  return res.getHeader('content-length') ?? writtenContentLength(res);
+  const set = res.getHeader('content-length');
+  if (set !== undefined) return set;
+  const known = res as { _contentLength?: unknown; _hasBody?: unknown };
+  if (typeof known._contentLength === 'number' && known._hasBody !== false) {
+    return known._contentLength;
+  }
+  return writtenContentLength(res);
 }
 
 const sizeText: TextFn = (_req, res) => integerText(announcedLength(res));

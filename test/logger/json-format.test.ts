@@ -239,6 +239,46 @@ describe('json http.response.body.size', () => {
     assert.equal(size, undefined);
   });
 
+  it('is the length of a body given whole to end, sent unannounced to an HTTP/1.0 client', async () => {
+    const server = await loggedServer((stream) => logger('json', { stream }), {
+      handler: (_req, res) => res.end('hello'),
+    });
+    try {
+      const { raw } = await sendRaw(server, ['GET / HTTP/1.0\r\nHost: x\r\n\r\n']);
+      assert.doesNotMatch(raw, /content-length/i);
+      const [line] = await server.capture.waitFor(1);
+      assert.equal(JSON.parse(line as string)['http.response.body.size'], 5);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is left out for a response to HEAD that announced no length', async () => {
+    const server = await loggedServer((stream) => logger('json', { stream }), {
+      handler: (_req, res) => res.end('hello'),
+    });
+    try {
+      await sendRaw(server, ['HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+      const [line] = await server.capture.waitFor(1);
+      assert.equal('http.response.body.size' in JSON.parse(line as string), false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is the Content-Length given only to writeHead in a response to HEAD', async () => {
+    const server = await loggedServer((stream) => logger('json', { stream }), {
+      handler: (_req, res) => res.writeHead(200, { 'content-length': 7 }).end(),
+    });
+    try {
+      await sendRaw(server, ['HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+      const [line] = await server.capture.waitFor(1);
+      assert.equal(JSON.parse(line as string)['http.response.body.size'], 7);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('is left out for a chunked response', async () => {
     const size = await sizeFor((_req, res) => {
       res.write('a');
