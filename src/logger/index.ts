@@ -95,18 +95,30 @@ function resolveOptions(options: unknown): ResolvedOptions {
 }
 
 /** What a format may read, so that nothing else is recorded per request. */
-function needsOf(format: FormatFn): { head: boolean; arrival: boolean; address: boolean } {
+function needsOf(format: FormatFn): Needs {
   const names = tokenNamesOf(format);
   // A format function may call any token; so may a custom token, through `compile`.
   if (names === undefined || names.some((name) => !Object.hasOwn(builtinTokens, name))) {
-    return { head: true, arrival: true, address: true };
+    return { head: true, headTime: true, arrival: true, address: true };
   }
   const has = (name: string) => names.includes(name);
   return {
     head: names.some((name) => HEAD_TOKENS.has(name)),
+    headTime: has('response-time'),
     arrival: has('response-time') || has('total-time'),
     address: has('remote-addr'),
   };
+}
+
+interface Needs {
+  /** Watch the head (its time or its headers: `:response-time`, `:res[...]`). */
+  readonly head: boolean;
+  /** Read the clock when the head is written (`:response-time`). */
+  readonly headTime: boolean;
+  /** Read the clock on arrival (`:response-time`, `:total-time`). */
+  readonly arrival: boolean;
+  /** Record the client's address on arrival (`:remote-addr`). */
+  readonly address: boolean;
 }
 
 /**
@@ -265,7 +277,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     if (immediate) {
       logRequest(exchange);
     } else {
-      if (watchHeadToo) watchHead(exchange);
+      if (watchHeadToo) watchHead(exchange, needs.headTime);
       whenDone(exchange, logRequest, runsUserCode());
     }
     next();

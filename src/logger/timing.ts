@@ -51,7 +51,7 @@ export function setClock(clock: () => number): () => number {
 export class Exchange {
   /** Whether the head was written (only the first `writeHead` is recorded). */
   headWritten = false;
-  /** Clock reading when the head was about to be written. */
+  /** Clock reading when the head was about to be written (0 when the format needs no time). */
   headAt = 0;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
   headers: unknown = undefined;
@@ -161,8 +161,11 @@ export function arrivalAddress(req: IncomingMessage): string | undefined {
   return arrivalOf(req)?.remoteAddress;
 }
 
-/** Starts watching for the moment the exchange's response writes its head. */
-export function watchHead(exchange: Exchange): void {
+/**
+ * Starts watching for the moment the exchange's response writes its head, and what with;
+ * `timed` when the clock is read then (a format that logs only headers needs no time).
+ */
+export function watchHead(exchange: Exchange, timed: boolean): void {
   const res = exchange.res;
   const replaced = res.writeHead as WriteHead;
   // Named parameters and `arguments` rather than rest parameters: no array is built per call,
@@ -175,7 +178,7 @@ export function watchHead(exchange: Exchange): void {
   ): unknown {
     if (!exchange.headWritten) {
       exchange.headWritten = true;
-      exchange.headAt = now();
+      if (timed) exchange.headAt = now();
       // writeHead(statusCode[, statusMessage][, headers]), as on-headers reads it.
       exchange.headers = typeof reason === 'string' ? obj : reason;
     }

@@ -54,6 +54,12 @@ for (const framework of frameworks) {
       undo = fixTime(1.25);
       assert.equal(await lineFor(framework, ':total-time[5]'), '1.25000');
     });
+
+    it('a format that logs only response headers reads the clock on arrival and at the end', async () => {
+      undo = fixTime(1.25);
+      // A clock read at the head too would make it 2.500.
+      assert.equal(await lineFor(framework, ':res[x-none] :total-time'), '- 1.250');
+    });
   });
 }
 
