@@ -265,6 +265,30 @@ function sameLibrariesFloor(c) {
   };
 }
 
+// qs alone, as body-parser calls it (its options for the extended grammar), after the plainest
+// read: the bound on what httpware's extended forms can cost while they stay on qs.
+function qsAlone(c) {
+  const qs = require('qs');
+  return (req, _res, next) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let count = 1;
+      for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) count++;
+      req.body = qs.parse(text, {
+        allowPrototypes: true,
+        arrayLimit: c.extended ? Math.max(100, count) : count,
+        depth: c.extended ? 32 : 0,
+        charset: 'utf-8',
+        parameterLimit: 1000,
+        strictDepth: true,
+      });
+      next();
+    });
+  };
+}
+
 export async function parserMiddleware({ impl, kase }) {
   const c = parserCase(kase);
   const options = { limit: LIMIT };
@@ -276,6 +300,8 @@ export async function parserMiddleware({ impl, kase }) {
       return floorParser(c);
     case 'floor-samelib':
       return sameLibrariesFloor(c);
+    case 'qs-alone':
+      return qsAlone(c);
     case 'body-parser':
       return require('body-parser')[c.kind](options);
     case 'baseline': {
