@@ -94,7 +94,10 @@ function resolveOptions(options: unknown): ResolvedOptions {
   };
 }
 
-/** What a format may read, so that nothing else is recorded per request. */
+/**
+ * What a format may read, so that nothing else is recorded per request (while the tokens are
+ * the built-in ones: see the middleware for the application's own).
+ */
 function needsOf(format: FormatFn): Needs {
   const names = tokenNamesOf(format);
   // A format function may call any token; so may a custom token, through `compile`.
@@ -203,8 +206,6 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   const tokens = tokensFor(redact);
   const needs = needsOf(formatLine);
   const runsUserCode = userCodeWatcher(formatLine, skip !== undefined);
-  // With `immediate` no head has been written when the line is made: nothing to watch.
-  const watchHeadToo = needs.head && !immediate;
   guardStreamErrors(target);
 
   const skipFailed = onceWarning(
@@ -267,18 +268,23 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
 
   countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
+    // The application's code (a skip or format function, a token it defined or redefined) may
+    // call any token, through `this` or the logger: then everything is recorded.
+    const userCode = runsUserCode();
+    const timed = needs.arrival || userCode;
     const exchange = new Exchange(
       req,
       res,
-      arrive(req, needs.arrival),
-      needs.address ? frameworkIp(req) || socketAddress(req) : undefined,
-      needs.arrival && res.headersSent,
+      arrive(req, timed),
+      needs.address || userCode ? frameworkIp(req) || socketAddress(req) : undefined,
+      timed && res.headersSent,
     );
+    // With `immediate` no head has been written when the line is made: nothing to watch.
     if (immediate) {
       logRequest(exchange);
     } else {
-      if (watchHeadToo) watchHead(exchange, needs.headTime);
-      whenDone(exchange, logRequest, runsUserCode());
+      if (needs.head || userCode) watchHead(exchange, needs.headTime || userCode);
+      whenDone(exchange, logRequest, userCode);
     }
     next();
   };

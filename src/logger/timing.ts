@@ -51,15 +51,15 @@ export function setClock(clock: () => number): () => number {
 export class Exchange {
   /** Whether the head was written (only the first `writeHead` is recorded). */
   headWritten = false;
-  /** Clock reading when the head was about to be written (0 when the format needs no time). */
-  headAt = 0;
+  /** Clock reading when the head was about to be written (NaN when the format needs no time). */
+  headAt = Number.NaN;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
   headers: unknown = undefined;
 
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    /** Clock reading when the request reached this logger (0 when nothing needs it). */
+    /** Clock reading when the request reached this logger (NaN when nothing needs it). */
     readonly startedAt: number,
     /** `req.ip` or the socket's address on arrival (the socket may be gone at the end). */
     readonly remoteAddress: string | undefined,
@@ -128,12 +128,12 @@ export function countLogger(): void {
 }
 
 /**
- * The clock on the arrival of `req` at a logger (0 when that logger's format needs no time and
- * no other logger could share it), recorded as the request's latest start when several loggers
- * exist.
+ * The clock on the arrival of `req` at a logger (NaN when that logger's format needs no time
+ * and no other logger could share it), recorded as the request's latest start when several
+ * loggers exist.
  */
 export function arrive(req: IncomingMessage, needed: boolean): number {
-  if (loggersMade < 2) return needed ? now() : 0;
+  if (loggersMade < 2) return needed ? now() : Number.NaN;
   const at = now();
   sharedArrivals.set(req, at);
   return at;
@@ -230,6 +230,9 @@ export function headerGivenToWriteHead(
 }
 
 function toFixedDigits(ms: number, digits: string | undefined): string | undefined {
+  // A time whose ends were not both read (a token the application defined after the request
+  // arrived) is unknown, never a number made up from NaN.
+  if (Number.isNaN(ms)) return undefined;
   // The argument is converted as morgan's `toFixed(digits)` converts it ("5" -> 5, "x" -> 0);
   // where `toFixed` would throw (outside 0..100) there is no value, written as "-".
   const count = digits === undefined ? 3 : Math.trunc(Number(digits)) || 0;
@@ -264,5 +267,7 @@ export function totalTime(
  */
 export function totalMs(req: IncomingMessage, res: ServerResponse): number | undefined {
   const sent = sentOf(req, res);
-  return sent === undefined ? undefined : now() - startOf(sent);
+  if (sent === undefined) return undefined;
+  const ms = now() - startOf(sent);
+  return Number.isNaN(ms) ? undefined : ms;
 }

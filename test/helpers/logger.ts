@@ -63,8 +63,9 @@ export const FIXED_NOW = Date.UTC(2000, 9, 10, 13, 55, 36, 789);
 /**
  * Freezes `Date` at FIXED_NOW (timers keep running) and makes the logger's monotonic clock
  * advance by exactly `stepMs` on every reading: at the arrival, at the head (only for a format
- * that times it: `:response-time`, a format function) and when the line is made. So `:response-time` is `stepMs`, and `:total-time` is `stepMs`, or `2 * stepMs` when
- * the head was read too.
+ * that times it: `:response-time`, a format function, a token of the application's) and when
+ * the line is made. So `:response-time` is `stepMs`, and `:total-time` is `stepMs`, or
+ * `2 * stepMs` when the head was timed too.
  * Returns the undo.
  */
 export function fixTime(stepMs = 1.5): () => void {

@@ -279,6 +279,15 @@ describe('json http.response.body.size', () => {
     }
   });
 
+  it('is left out for a body given whole to end but sent chunked, its length removed', async () => {
+    const size = await sizeFor((_req, res) => {
+      res.setHeader('content-length', 5);
+      res.removeHeader('content-length');
+      res.end('hello world');
+    });
+    assert.equal(size, undefined);
+  });
+
   it('is left out for a chunked response', async () => {
     const size = await sizeFor((_req, res) => {
       res.write('a');

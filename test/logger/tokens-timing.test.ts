@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { logger } from '../../src/logger/index.js';
+import { builtinTokens } from '../../src/logger/tokens.js';
+import type { TokenFn } from '../../src/logger/types.js';
 import { frameworks, type Handler, send } from '../helpers/index.js';
 import { fixTime, loggedServer } from '../helpers/logger.js';
 
@@ -55,13 +57,27 @@ for (const framework of frameworks) {
       assert.equal(await lineFor(framework, ':total-time[5]'), '1.25000');
     });
 
-    it('a format that logs only response headers reads the clock on arrival and at the end', async () => {
+    it('a format with :res[...] but no :response-time does not read the clock at the head', async () => {
       undo = fixTime(1.25);
       // A clock read at the head too would make it 2.500.
       assert.equal(await lineFor(framework, ':res[x-none] :total-time'), '- 1.250');
     });
   });
 }
+
+describe('a built-in token the application redefined', () => {
+  it('reads the time to the head through this, in a format without :response-time', async () => {
+    undo = fixTime(1.5);
+    logger.token('status', function status(this: Record<string, TokenFn>, req, res) {
+      return this['response-time']?.(req, res);
+    });
+    try {
+      assert.equal(await lineFor('http', ':status :res[x-none]'), '1.500 -');
+    } finally {
+      logger.token('status', builtinTokens.status as TokenFn);
+    }
+  });
+});
 
 describe('a second writeHead, which node:http refuses', () => {
   it('changes neither :response-time nor the headers the line shows', async () => {
