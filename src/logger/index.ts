@@ -206,6 +206,8 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   const tokens = tokensFor(redact);
   const needs = needsOf(formatLine);
   const runsUserCode = userCodeWatcher(formatLine, skip !== undefined);
+  // A skip function is not handed the tokens: only the format's own may call any of them.
+  const callsUserTokens = userCodeWatcher(formatLine, false);
   guardStreamErrors(target);
 
   const skipFailed = onceWarning(
@@ -268,23 +270,23 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
 
   countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
-    // The application's code (a skip or format function, a token it defined or redefined) may
-    // call any token, through `this` or the logger: then everything is recorded.
-    const userCode = runsUserCode();
-    const timed = needs.arrival || userCode;
+    // A format function or a token of the application's (defined or redefined) may call any
+    // token (a token through `this`): then everything is recorded.
+    const any = callsUserTokens();
+    const timed = needs.arrival || any;
     const exchange = new Exchange(
       req,
       res,
       arrive(req, timed),
-      needs.address || userCode ? frameworkIp(req) || socketAddress(req) : undefined,
+      needs.address || any ? frameworkIp(req) || socketAddress(req) : undefined,
       timed && res.headersSent,
     );
     // With `immediate` no head has been written when the line is made: nothing to watch.
     if (immediate) {
       logRequest(exchange);
     } else {
-      if (needs.head || userCode) watchHead(exchange, needs.headTime || userCode);
-      whenDone(exchange, logRequest, userCode);
+      if (needs.head || any) watchHead(exchange, needs.headTime || any);
+      whenDone(exchange, logRequest, runsUserCode());
     }
     next();
   };
