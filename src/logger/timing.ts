@@ -21,9 +21,9 @@
 //
 // The wrapper is as invisible as the need allows:
 // - it is installed only for formats that may read the head (`:response-time`, `:res[...]`,
-//   or a format function), and never with `immediate`: `:total-time` only needs to know that
-//   the head went out after the request reached the logger, which `res.headersSent` read on
-//   arrival and at the end tells;
+//   a format function, or a token the application defined or redefined), and never with
+//   `immediate`: `:total-time` only needs to know that the head went out after the request
+//   reached the logger, which `res.headersSent` read on arrival and at the end tells;
 // - it is an own property that is not enumerable (so `Object.keys(res)`, spreads and
 //   serialisers see nothing new) but stays writable, so another middleware that wraps
 //   `writeHead` in turn (compression, on-headers) works as before; if such a middleware came
