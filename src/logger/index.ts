@@ -23,7 +23,7 @@ import {
   watchHead,
 } from './timing.js';
 import { defineToken, isBuiltinDefinition, registryVersion } from './token-registry.js';
-import { builtinTokens, HEAD_TOKENS } from './tokens.js';
+import { HEAD_TOKENS } from './tokens.js';
 import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
 import { onceWarning } from './warnings.js';
 
@@ -95,15 +95,11 @@ function resolveOptions(options: unknown): ResolvedOptions {
 }
 
 /**
- * What a format may read, so that nothing else is recorded per request (while the tokens are
- * the built-in ones: see the middleware for the application's own).
+ * What a format's built-in tokens read, so that nothing else is recorded per request. A format
+ * that may call the application's code records everything (see `applicationTokensWatcher`).
  */
 function needsOf(format: FormatFn): Needs {
-  const names = tokenNamesOf(format);
-  // A format function may call any token; so may a custom token, through `compile`.
-  if (names === undefined || names.some((name) => !Object.hasOwn(builtinTokens, name))) {
-    return { head: true, headTime: true, arrival: true, address: true };
-  }
+  const names = tokenNamesOf(format) ?? [];
   const has = (name: string) => names.includes(name);
   return {
     head: names.some((name) => HEAD_TOKENS.has(name)),
@@ -125,14 +121,14 @@ interface Needs {
 }
 
 /**
- * Whether a line may run the application's code, which may read an AsyncLocalStorage: a skip
- * function, a format function, or a token that is not (or no longer) a built-in one. Asked
- * per request, since `logger.token` may replace a token after the logger was made; the answer
- * is kept until the registry changes.
+ * Whether a format may call the application's code: it is a format function, or one of its
+ * tokens is not (or no longer) the built-in one. Such code may call any token (a token through
+ * `this`) and read an AsyncLocalStorage. Asked per request, since `logger.token` may replace a
+ * token after the logger was made; the answer is kept until the registry changes.
  */
-function userCodeWatcher(format: FormatFn, skipGiven: boolean): () => boolean {
+function applicationTokensWatcher(format: FormatFn): () => boolean {
   const names = tokenNamesOf(format);
-  if (skipGiven || names === undefined) return () => true;
+  if (names === undefined) return () => true;
   let checkedAt = -1;
   let answer = true;
   return () => {
@@ -205,9 +201,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   const formatLine = formatForLogger(resolveFormat(format), redact, objectMode);
   const tokens = tokensFor(redact);
   const needs = needsOf(formatLine);
-  const runsUserCode = userCodeWatcher(formatLine, skip !== undefined);
-  // A skip function is not handed the tokens: only the format's own may call any of them.
-  const callsUserTokens = userCodeWatcher(formatLine, false);
+  const callsApplication = applicationTokensWatcher(formatLine);
   guardStreamErrors(target);
 
   const skipFailed = onceWarning(
@@ -270,9 +264,9 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
 
   countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
-    // A format function or a token of the application's (defined or redefined) may call any
-    // token (a token through `this`): then everything is recorded.
-    const any = callsUserTokens();
+    // The application's format function or tokens may call any token: everything is recorded.
+    // A skip function is not handed the tokens, but may read the async context too.
+    const any = callsApplication();
     const timed = needs.arrival || any;
     const exchange = new Exchange(
       req,
@@ -286,7 +280,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       logRequest(exchange);
     } else {
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
-      whenDone(exchange, logRequest, runsUserCode());
+      whenDone(exchange, logRequest, any || skip !== undefined);
     }
     next();
   };
