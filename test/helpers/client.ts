@@ -1,4 +1,5 @@
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -22,6 +23,11 @@ export interface SendOptions {
   auth?: string;
   /** Reject when no complete response came by then (default SEND_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * The protocol to speak: HTTP/2 (`h2`) by default to an `h2` or `h2-http1` server, HTTP/1.1
+   * otherwise; `http1` reaches an `h2-http1` server over HTTP/1.1 (TLS, ALPN `http/1.1`).
+   */
+  protocol?: 'http1' | 'h2';
 }
 
 /** How long `send` waits for a whole response before failing: a hang becomes an error. */
@@ -33,6 +39,8 @@ export const SEND_TIMEOUT_MS = 10_000;
  * the test sets its own length or transfer-encoding header.
  */
 export function send(server: TestServer, options: SendOptions = {}): Promise<Reply> {
+  const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
+  if ((options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2') return sendH2(server, options);
   const url = new URL(options.path ?? '/', server.origin);
   const client = url.protocol === 'https:' ? https : http;
   const headers: Record<string, string | number | readonly string[]> = { ...options.headers };
@@ -89,6 +97,74 @@ export function send(server: TestServer, options: SendOptions = {}): Promise<Rep
         req.end();
       } else {
         req.end(body as string | Buffer | undefined);
+      }
+    })();
+  });
+}
+
+/**
+ * One request over HTTP/2 with node:http2's client, on a session of its own that is closed
+ * once the response ended. HTTP/2 has no Transfer-Encoding: a body given as an array goes
+ * without a Content-Length (unless the test sets one), as a streaming HTTP/2 client sends it.
+ */
+function sendH2(server: TestServer, options: SendOptions): Promise<Reply> {
+  const headers: http2.OutgoingHttpHeaders = { ...options.headers } as http2.OutgoingHttpHeaders;
+  const body = options.body;
+  const names = Object.keys(headers).map((k) => k.toLowerCase());
+  if ((typeof body === 'string' || Buffer.isBuffer(body)) && !names.includes('content-length')) {
+    headers['content-length'] = Buffer.byteLength(body);
+  }
+  if (options.auth !== undefined) {
+    headers.authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  }
+  headers[':method'] = options.method ?? (body === undefined ? 'GET' : 'POST');
+  headers[':path'] = options.path ?? '/';
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(server.origin, { rejectUnauthorized: false });
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      session.destroy();
+      reject(err);
+    };
+    session.on('error', fail);
+    const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+    const timer = setTimeout(
+      () =>
+        fail(
+          new Error(`send: no complete HTTP/2 response to ${headers[':path']} in ${timeoutMs} ms`),
+        ),
+      timeoutMs,
+    );
+    const stream = session.request(headers, { endStream: body === undefined });
+    stream.on('error', fail);
+    let responseHeaders: http2.IncomingHttpHeaders = {};
+    stream.on('response', (received) => {
+      responseHeaders = received;
+    });
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      clearTimeout(timer);
+      session.close();
+      const buffer = Buffer.concat(chunks);
+      resolve({
+        status: Number(responseHeaders[':status'] ?? 0),
+        headers: responseHeaders as http.IncomingHttpHeaders,
+        body: buffer,
+        text: buffer.toString('utf8'),
+      });
+    });
+    if (body === undefined) return;
+    void (async () => {
+      if (Array.isArray(body)) {
+        for (const chunk of body as ReadonlyArray<string | Buffer>) {
+          if (stream.destroyed) return;
+          stream.write(chunk);
+          if (options.chunkDelayMs) await delay(options.chunkDelayMs);
+        }
+        stream.end();
+      } else {
+        stream.end(body as string | Buffer);
       }
     })();
   });

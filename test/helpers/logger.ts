@@ -2,14 +2,7 @@
 // lines captured per logger, a fixed clock, and child processes for what must run outside
 // the test process (crashes, runtime flags, environment read at startup).
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setClock } from '../../src/logger/timing.js';
@@ -18,8 +11,10 @@ import {
   type Framework,
   type Handler,
   type Middleware,
+  serve,
   startServer,
   type TestServer,
+  type Transport,
 } from './server.js';
 
 export interface LoggedServer extends TestServer {
@@ -45,6 +40,7 @@ export async function loggedServer(
     before?: readonly Middleware[];
     after?: readonly Middleware[];
     https?: boolean;
+    transport?: Transport;
   } = {},
 ): Promise<LoggedServer> {
   const capture = captureLines();
@@ -53,6 +49,7 @@ export async function loggedServer(
     middleware: [...(options.before ?? []), makeLogger(capture.stream), ...(options.after ?? [])],
     handler: options.handler ?? okHandler,
     ...(options.https ? { https: true } : {}),
+    ...(options.transport ? { transport: options.transport } : {}),
   });
   return Object.assign(server, { capture });
 }
@@ -123,20 +120,6 @@ export function ownKeys(value: IncomingMessage | ServerResponse): string[] {
 }
 
 /** Serves any request listener (an Express or Connect app built by the test) on port 0. */
-export async function listen(listener: RequestListener): Promise<TestServer> {
-  const server = createServer(listener);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    port,
-    origin: `http://127.0.0.1:${port}`,
-    nextOutcome: () => Promise.reject(new Error('listen() records no outcomes')),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+export function listen(listener: RequestListener, transport?: Transport): Promise<TestServer> {
+  return serve(listener, transport);
 }

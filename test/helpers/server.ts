@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import connect from 'connect';
 import express5 from 'express';
 import express4 from 'express4';
@@ -20,6 +21,28 @@ export type Framework = 'http' | 'express4' | 'express5' | 'connect';
 
 /** Every host the middleware must work inside; behaviour tests loop over this list. */
 export const frameworks: readonly Framework[] = ['http', 'express4', 'express5', 'connect'];
+
+/**
+ * How the server speaks to its clients:
+ * - `http`: node:http, HTTP/1.1 in the clear;
+ * - `https`: node:https, HTTP/1.1 over TLS;
+ * - `h2`: node:http2's compatibility API over TLS (`createSecureServer`), HTTP/2 only;
+ * - `h2-http1`: the same with `allowHTTP1`, so one server answers HTTP/2 and HTTP/1.1 clients
+ *   (`send` speaks HTTP/2 to it unless told `protocol: 'http1'`).
+ */
+export type Transport = 'http' | 'https' | 'h2' | 'h2-http1';
+
+/** Every transport the middleware must work over; protocol tests loop over this list. */
+export const transports: readonly Transport[] = ['http', 'https', 'h2', 'h2-http1'];
+
+/**
+ * Express 4 and 5 cannot serve node:http2's compatibility API (they replace the request's
+ * prototype with one made from http.IncomingMessage, which drops Http2ServerRequest's own
+ * accessors), so HTTP/2 runs in node:http and Connect.
+ */
+export function frameworksOver(transport: Transport): readonly Framework[] {
+  return transport === 'h2' || transport === 'h2-http1' ? ['http', 'connect'] : frameworks;
+}
 
 /** What the server saw for one request: the error passed to `next`, or the handler ran. */
 export interface Outcome {
@@ -40,14 +63,22 @@ export interface ServerOptions {
    * (Express's finalhandler, Connect's), which is what an application without one sees.
    */
   errors?: 'text' | 'framework';
+  /** Shorthand for `transport: 'https'`. */
   https?: boolean;
+  /** Default `http` (or `https` with `https: true`). */
+  transport?: Transport;
 }
 
+/** node:http's, node:https's or node:http2's server: what tests reach through `server`. */
+export type AnyServer = http.Server | https.Server | http2.Http2SecureServer;
+
 export interface TestServer {
-  readonly server: http.Server;
+  readonly server: AnyServer;
   readonly port: number;
-  /** `http://127.0.0.1:port` (or https). */
+  /** `http://127.0.0.1:port`, or https for every TLS transport. */
   readonly origin: string;
+  /** What the server speaks (`http` for servers made without a transport). */
+  readonly transport: Transport;
   /**
    * Resolves with the next request's outcome, in arrival order; rejects when none comes within
    * `timeoutMs` (default OUTCOME_TIMEOUT_MS).
@@ -222,20 +253,59 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     listener = app as unknown as http.RequestListener;
   }
 
-  const server = options.https
-    ? https.createServer(tlsCredentials(), listener)
-    : http.createServer(listener);
+  const transport = options.transport ?? (options.https ? 'https' : 'http');
+  return serve(listener, transport, (timeoutMs = OUTCOME_TIMEOUT_MS) => outcomes.next(timeoutMs));
+}
+
+/** Makes the server of a transport around a request listener. */
+function createAnyServer(listener: http.RequestListener, transport: Transport): AnyServer {
+  switch (transport) {
+    case 'http':
+      return http.createServer(listener);
+    case 'https':
+      return https.createServer(tlsCredentials(), listener);
+    default:
+      // The compatibility API hands the listener Http2ServerRequest/Response, which stand in
+      // for IncomingMessage/ServerResponse: that is what it is for.
+      return http2.createSecureServer(
+        { ...tlsCredentials(), allowHTTP1: transport === 'h2-http1' },
+        listener as unknown as (
+          req: http2.Http2ServerRequest,
+          res: http2.Http2ServerResponse,
+        ) => void,
+      );
+  }
+}
+
+/**
+ * Serves `listener` over `transport` on 127.0.0.1:0. `close` ends every connection and
+ * session at once (HTTP/1.1 sockets and HTTP/2 sessions alike), so a test never waits for a
+ * client's keep-alive.
+ */
+export async function serve(
+  listener: http.RequestListener,
+  transport: Transport = 'http',
+  nextOutcome: TestServer['nextOutcome'] = () =>
+    Promise.reject(new Error('this server records no outcomes')),
+): Promise<TestServer> {
+  const server = createAnyServer(listener, transport);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     server,
     port,
-    origin: `${options.https ? 'https' : 'http'}://127.0.0.1:${port}`,
-    nextOutcome: (timeoutMs = OUTCOME_TIMEOUT_MS) => outcomes.next(timeoutMs),
+    origin: `${transport === 'http' ? 'http' : 'https'}://127.0.0.1:${port}`,
+    transport,
+    nextOutcome,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
