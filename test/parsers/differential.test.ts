@@ -11,6 +11,11 @@ import type { Middleware, TestServer } from '../helpers/index.js';
 import { startServer } from '../helpers/index.js';
 import { type Exchange, post } from '../helpers/parsers.js';
 
+/** zlib's zstd, on the Node lines that have it (22.15 and later). */
+const { zstdCompressSync } = zlib as unknown as {
+  zstdCompressSync?: (input: string) => Buffer;
+};
+
 type Kind = 'json' | 'raw' | 'text' | 'urlencoded';
 
 interface Case {
@@ -183,12 +188,28 @@ const corpus: readonly Case[] = [
     body: 'x',
     headers: { 'content-encoding': 'nulls' },
   },
+  // zstd: both refuse it (415) on a Node without it; where Node has it, both inflate it, and
+  // a corrupt zstd body is the corrupt-compressed-body difference of every other coding.
   {
     name: 'json zstd',
     parser: 'json',
     type: JSON_TYPE,
+    body: zstdCompressSync ? zstdCompressSync('{"z":1}') : 'x',
+    headers: { 'content-encoding': 'zstd' },
+  },
+  {
+    name: 'json corrupt zstd',
+    parser: 'json',
+    type: JSON_TYPE,
     body: 'x',
     headers: { 'content-encoding': 'zstd' },
+    ...(zstdCompressSync && {
+      deliberate: {
+        why: 'corrupt compressed data gets a stable type',
+        status: 400,
+        type: 'entity.inflate.failed',
+      },
+    }),
   },
   {
     name: 'json inflate false',

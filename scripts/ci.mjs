@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// What CI runs after `npm ci` (.ci/run), and what anyone can run the same way:
+//
+//   node scripts/ci.mjs                    every line below, in order
+//   node scripts/ci.mjs node@24 deno@2     only those
+//
+// - on each Node line: the whole `npm test` (lockfile, build, types, lint, every test), with
+//   that line's `node` first on PATH, so the tests and every child process they start run on it;
+// - on Bun and Deno: the smoke suite (test/runtimes/smoke.ts) against the build.
+// Runtimes come from the npm registry through scripts/runtimes.mjs and are cached between runs.
+// Every job runs even when one fails; the run fails when any did, after a summary of all.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseRuntime, runtime } from './runtimes.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/**
+ * The Node lines CI runs: every even (long-term support) line from the lowest that `engines`
+ * admits to the newest. test/scripts/ci.test.ts keeps `engines` at the first of them.
+ */
+export const NODE_LINES = ['20', '22', '24', '26'];
+export const JOBS = [...NODE_LINES.map((line) => `node@${line}`), 'bun@1', 'deno@2'];
+
+/** The command of a job, given the runtime's executable. */
+function commandOf(kind, executable) {
+  const smoke = join(root, 'test/runtimes/smoke.ts');
+  switch (kind) {
+    case 'node':
+      return ['npm', ['test']];
+    case 'bun':
+      return [executable, [smoke]];
+    default:
+      // Deno resolves `./x.js` to `./x.ts` only with sloppy imports; the suite's helpers are
+      // written for Node's TypeScript loaders, which all do.
+      return [executable, ['run', '--allow-all', '--sloppy-imports', '--quiet', smoke]];
+  }
+}
+
+function runJob(job) {
+  const [kind, major] = parseRuntime(job);
+  const started = Date.now();
+  console.log(`\n=== ${job}: fetching the runtime`);
+  const executable = runtime(kind, major);
+  const [command, args] = commandOf(kind, executable);
+  console.log(`=== ${job}: ${command === 'npm' ? 'npm test' : args.join(' ')} (${executable})`);
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      // Node first on PATH: `npm test`'s scripts, the test runner and every `node` they spawn.
+      PATH: `${dirname(executable)}:${process.env.PATH}`,
+      npm_config_update_notifier: 'false',
+    },
+  });
+  return { job, ok: result.status === 0, seconds: Math.round((Date.now() - started) / 1000) };
+}
+
+function main() {
+  const asked = process.argv.slice(2);
+  const jobs = asked.length > 0 ? asked : JOBS;
+  const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  console.log(`CI: ${jobs.join(', ')} (engines.node ${engines.node})`);
+  const results = jobs.map((job) => {
+    try {
+      return runJob(job);
+    } catch (err) {
+      console.error(`=== ${job}: ${err.message}`);
+      return { job, ok: false, seconds: 0 };
+    }
+  });
+  console.log('\n=== summary');
+  for (const { job, ok, seconds } of results) {
+    console.log(`${ok ? 'pass' : 'FAIL'}  ${job.padEnd(8)} ${seconds} s`);
+  }
+  const failed = results.filter((result) => !result.ok).length;
+  console.log(`ci: ${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) main();

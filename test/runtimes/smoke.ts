@@ -1,0 +1,190 @@
+// The smoke suite for other runtimes than Node (Bun, Deno): what users of those runtimes rely
+// on, through the built package and the same server and client helpers as the Node suite.
+//
+//   bun test/runtimes/smoke.ts
+//   deno run --allow-all --sloppy-imports test/runtimes/smoke.ts
+//   node --import tsx test/runtimes/smoke.ts        (the same checks on Node, for comparison)
+//
+// Neither runtime runs Node's test runner completely, so this file carries its own: each check
+// runs in turn under a time bound, prints `ok` or `not ok` with the reason, and the run ends
+// with `N passed, N failed` (exit 1 when any failed). scripts/ci.mjs runs it on each runtime.
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import logger from '../../entries/logger.mjs';
+import parsers from '../../entries/parsers.mjs';
+import { send, sendRaw } from '../helpers/client.js';
+import { captureLines } from '../helpers/lines.js';
+import { type Framework, type Middleware, startServer } from '../helpers/server.js';
+
+const CHECK_TIMEOUT_MS = 15_000;
+const checks: Array<{ name: string; run: () => Promise<void> }> = [];
+const check = (name: string, run: () => Promise<void>) => checks.push({ name, run });
+
+/** A server with a logger writing `format` to a capture, then `parsers`, then an echo. */
+async function loggedParsing(
+  framework: Framework,
+  format: string,
+  middleware: readonly Middleware[] = [],
+) {
+  const capture = captureLines();
+  const server = await startServer({
+    framework,
+    middleware: [logger(format, { stream: capture.stream }) as Middleware, ...middleware],
+  });
+  return { server, capture };
+}
+
+const runtime =
+  'Bun' in globalThis ? 'bun' : 'Deno' in globalThis ? 'deno' : `node ${process.version}`;
+const APP_FRAMEWORKS: readonly Framework[] = ['http', 'express4', 'express5'];
+const DATE = String.raw`\[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} \+0000\]`;
+const ADDRESS = String.raw`(?:::ffff:)?127\.0\.0\.1`;
+
+/** One request line of each predefined format, as its shape must be on every runtime. */
+const FORMAT_LINES: Readonly<Record<string, RegExp>> = {
+  combined: new RegExp(`^${ADDRESS} - - ${DATE} "POST /f\\?q=1 HTTP/1\\.1" 200 \\S+ "-" "-"$`),
+  common: new RegExp(`^${ADDRESS} - - ${DATE} "POST /f\\?q=1 HTTP/1\\.1" 200 \\S+$`),
+  // Colours are on unless NO_COLOR is set: the line is matched without its escape sequences.
+  dev: /^POST \/f\?q=1 200 [\d.]+ ms - \S+$/,
+  short: new RegExp(`^${ADDRESS} - POST /f\\?q=1 HTTP/1\\.1 200 \\S+ - [\\d.]+ ms$`),
+  tiny: /^POST \/f\?q=1 200 \S+ - [\d.]+ ms$/,
+};
+
+for (const framework of APP_FRAMEWORKS) {
+  for (const [format, shape] of Object.entries(FORMAT_LINES)) {
+    check(`${framework}: the ${format} line`, async () => {
+      const { server, capture } = await loggedParsing(framework, format);
+      try {
+        await send(server, { path: '/f?q=1', body: 'x', headers: { 'content-type': 'a/b' } });
+        const [line] = await capture.waitFor(1);
+        assert.match((line ?? '').replace(/\x1b\[\d+m/g, ''), shape);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  for (const format of ['json', 'ecs']) {
+    check(`${framework}: the ${format} line`, async () => {
+      const { server, capture } = await loggedParsing(framework, format);
+      try {
+        await send(server, { path: '/j', body: 'x', headers: { 'content-type': 'a/b' } });
+        const [line] = await capture.waitFor(1);
+        const record = JSON.parse(line ?? '') as Record<string, unknown>;
+        assert.equal(record['http.request.method'], 'POST');
+        assert.equal(record['http.response.status_code'], 200);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  const bodies = [
+    ['json', parsers.json(), 'application/json', '{"a":[1,"é"]}', '{"a":[1,"é"]}'],
+    [
+      'urlencoded',
+      parsers.urlencoded(),
+      'application/x-www-form-urlencoded',
+      'a=1&b=%C3%A9',
+      '{"a":"1","b":"é"}',
+    ],
+    ['text', parsers.text(), 'text/plain; charset=utf-8', 'hé', '"hé"'],
+    ['raw', parsers.raw(), 'application/octet-stream', 'ab', 'buf:6162'],
+  ] as const;
+  for (const [name, parser, type, body, expected] of bodies) {
+    check(`${framework}: a ${name} body`, async () => {
+      const { server } = await loggedParsing(framework, 'tiny', [parser as Middleware]);
+      try {
+        const reply = await send(server, { body, headers: { 'content-type': type } });
+        assert.equal(reply.text, expected);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  check(`${framework}: a gzip body`, async () => {
+    const { server } = await loggedParsing(framework, 'tiny', [parsers.json() as Middleware]);
+    try {
+      const reply = await send(server, {
+        body: gzipSync('{"zipped":true}'),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      });
+      assert.equal(reply.text, '{"zipped":true}');
+    } finally {
+      await server.close();
+    }
+  });
+
+  check(`${framework}: limits, announced and counted`, async () => {
+    const { server, capture } = await loggedParsing(framework, ':status', [
+      parsers.text({ limit: 10 }) as Middleware,
+    ]);
+    try {
+      const announced = await send(server, {
+        body: 'x'.repeat(11),
+        headers: { 'content-type': 'text/plain' },
+      });
+      assert.equal(announced.status, 413);
+      assert.match(announced.text, /^\[entity\.too\.large\]/);
+      const counted = await send(server, {
+        body: ['x'.repeat(6), 'x'.repeat(6)],
+        headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+      });
+      assert.equal(counted.status, 413);
+      assert.deepEqual(await capture.waitFor(2), ['413', '413']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  check(`${framework}: a client that disconnects mid-body is logged with the answer`, async () => {
+    const { server, capture } = await loggedParsing(framework, ':status', [
+      parsers.json() as Middleware,
+    ]);
+    try {
+      const head = 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n';
+      await sendRaw(server, [`${head}Content-Length: 100\r\n\r\n`, '{"a":'], {
+        abort: true,
+        delayMs: 50,
+      });
+      const outcome = await server.nextOutcome();
+      assert.equal((outcome.error as { type?: unknown }).type, 'request.aborted');
+      assert.deepEqual(await capture.waitFor(1, 5000), ['400']);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  let passed = 0;
+  let failed = 0;
+  console.log(`# httpware smoke suite on ${runtime}`);
+  for (const { name, run } of checks) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no result in ${CHECK_TIMEOUT_MS} ms`)),
+        CHECK_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([run(), timeout]);
+      passed += 1;
+      console.log(`ok - ${name}`);
+    } catch (err) {
+      failed += 1;
+      console.log(
+        `not ok - ${name}\n  ${String((err as Error)?.stack ?? err).replaceAll('\n', '\n  ')}`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  // A server or socket that a failed check left behind must not keep the runtime alive.
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+await main();
