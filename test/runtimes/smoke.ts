@@ -14,7 +14,14 @@ import logger from '../../entries/logger.mjs';
 import parsers from '../../entries/parsers.mjs';
 import { send, sendRaw } from '../helpers/client.js';
 import { captureLines } from '../helpers/lines.js';
-import { type Framework, type Middleware, startServer } from '../helpers/server.js';
+import {
+  type Framework,
+  frameworksOver,
+  type Middleware,
+  startServer,
+  type Transport,
+  transports,
+} from '../helpers/server.js';
 
 const CHECK_TIMEOUT_MS = 15_000;
 const checks: Array<{ name: string; run: () => Promise<void> }> = [];
@@ -22,12 +29,13 @@ const check = (name: string, run: () => Promise<void>) => checks.push({ name, ru
 
 /** A server with a logger writing `format` to a capture, then `parsers`, then an echo. */
 async function loggedParsing(
-  framework: Framework,
+  [transport, framework]: readonly [Transport, Framework],
   format: string,
   middleware: readonly Middleware[] = [],
 ) {
   const capture = captureLines();
   const server = await startServer({
+    transport,
     framework,
     middleware: [logger(format, { stream: capture.stream }) as Middleware, ...middleware],
   });
@@ -36,24 +44,36 @@ async function loggedParsing(
 
 const runtime =
   'Bun' in globalThis ? 'bun' : 'Deno' in globalThis ? 'deno' : `node ${process.version}`;
-const APP_FRAMEWORKS: readonly Framework[] = ['http', 'express4', 'express5'];
 const DATE = String.raw`\[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} \+0000\]`;
 const ADDRESS = String.raw`(?:::ffff:)?127\.0\.0\.1`;
 
 /** One request line of each predefined format, as its shape must be on every runtime. */
-const FORMAT_LINES: Readonly<Record<string, RegExp>> = {
-  combined: new RegExp(`^${ADDRESS} - - ${DATE} "POST /f\\?q=1 HTTP/1\\.1" 200 \\S+ "-" "-"$`),
-  common: new RegExp(`^${ADDRESS} - - ${DATE} "POST /f\\?q=1 HTTP/1\\.1" 200 \\S+$`),
-  // Colours are on unless NO_COLOR is set: the line is matched without its escape sequences.
-  dev: /^POST \/f\?q=1 200 [\d.]+ ms - \S+$/,
-  short: new RegExp(`^${ADDRESS} - POST /f\\?q=1 HTTP/1\\.1 200 \\S+ - [\\d.]+ ms$`),
-  tiny: /^POST \/f\?q=1 200 \S+ - [\d.]+ ms$/,
-};
+function formatLines(version: string): Readonly<Record<string, RegExp>> {
+  const request = `POST /f\\?q=1 HTTP/${version.replace('.', '\\.')}`;
+  return {
+    combined: new RegExp(`^${ADDRESS} - - ${DATE} "${request}" 200 \\S+ "-" "-"$`),
+    common: new RegExp(`^${ADDRESS} - - ${DATE} "${request}" 200 \\S+$`),
+    // Colours are on unless NO_COLOR is set: the line is matched without its escape sequences.
+    dev: /^POST \/f\?q=1 200 [\d.]+ ms - \S+$/,
+    short: new RegExp(`^${ADDRESS} - ${request} 200 \\S+ - [\\d.]+ ms$`),
+    tiny: /^POST \/f\?q=1 200 \S+ - [\d.]+ ms$/,
+  };
+}
 
-for (const framework of APP_FRAMEWORKS) {
-  for (const [format, shape] of Object.entries(FORMAT_LINES)) {
-    check(`${framework}: the ${format} line`, async () => {
-      const { server, capture } = await loggedParsing(framework, format);
+for (const transport of transports) {
+  for (const framework of frameworksOver(transport)) {
+    checksOver([transport, framework]);
+  }
+}
+
+/** Every check, over one transport in one framework. */
+function checksOver(host: readonly [Transport, Framework]): void {
+  const [transport, framework] = host;
+  const on = `${transport}, ${framework}`;
+  const version = transport === 'h2' || transport === 'h2-http1' ? '2.0' : '1.1';
+  for (const [format, shape] of Object.entries(formatLines(version))) {
+    check(`${on}: the ${format} line`, async () => {
+      const { server, capture } = await loggedParsing(host, format);
       try {
         await send(server, { path: '/f?q=1', body: 'x', headers: { 'content-type': 'a/b' } });
         const [line] = await capture.waitFor(1);
@@ -65,8 +85,8 @@ for (const framework of APP_FRAMEWORKS) {
   }
 
   for (const format of ['json', 'ecs']) {
-    check(`${framework}: the ${format} line`, async () => {
-      const { server, capture } = await loggedParsing(framework, format);
+    check(`${on}: the ${format} line`, async () => {
+      const { server, capture } = await loggedParsing(host, format);
       try {
         await send(server, { path: '/j', body: 'x', headers: { 'content-type': 'a/b' } });
         const [line] = await capture.waitFor(1);
@@ -92,8 +112,8 @@ for (const framework of APP_FRAMEWORKS) {
     ['raw', parsers.raw(), 'application/octet-stream', 'ab', 'buf:6162'],
   ] as const;
   for (const [name, parser, type, body, expected] of bodies) {
-    check(`${framework}: a ${name} body`, async () => {
-      const { server } = await loggedParsing(framework, 'tiny', [parser as Middleware]);
+    check(`${on}: a ${name} body`, async () => {
+      const { server } = await loggedParsing(host, 'tiny', [parser as Middleware]);
       try {
         const reply = await send(server, { body, headers: { 'content-type': type } });
         assert.equal(reply.text, expected);
@@ -103,8 +123,8 @@ for (const framework of APP_FRAMEWORKS) {
     });
   }
 
-  check(`${framework}: a gzip body`, async () => {
-    const { server } = await loggedParsing(framework, 'tiny', [parsers.json() as Middleware]);
+  check(`${on}: a gzip body`, async () => {
+    const { server } = await loggedParsing(host, 'tiny', [parsers.json() as Middleware]);
     try {
       const reply = await send(server, {
         body: gzipSync('{"zipped":true}'),
@@ -116,8 +136,8 @@ for (const framework of APP_FRAMEWORKS) {
     }
   });
 
-  check(`${framework}: limits, announced and counted`, async () => {
-    const { server, capture } = await loggedParsing(framework, ':status', [
+  check(`${on}: limits, announced and counted`, async () => {
+    const { server, capture } = await loggedParsing(host, ':status', [
       parsers.text({ limit: 10 }) as Middleware,
     ]);
     try {
@@ -127,9 +147,10 @@ for (const framework of APP_FRAMEWORKS) {
       });
       assert.equal(announced.status, 413);
       assert.match(announced.text, /^\[entity\.too\.large\]/);
+      // No length announced: chunked on HTTP/1.1, plain DATA frames on HTTP/2.
       const counted = await send(server, {
         body: ['x'.repeat(6), 'x'.repeat(6)],
-        headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+        headers: { 'content-type': 'text/plain' },
       });
       assert.equal(counted.status, 413);
       assert.deepEqual(await capture.waitFor(2), ['413', '413']);
@@ -138,8 +159,10 @@ for (const framework of APP_FRAMEWORKS) {
     }
   });
 
-  check(`${framework}: a client that disconnects mid-body is logged with the answer`, async () => {
-    const { server, capture } = await loggedParsing(framework, ':status', [
+  // A raw socket: HTTP/1.1 in the clear only.
+  if (transport !== 'http') return;
+  check(`${on}: a client that disconnects mid-body is logged with the answer`, async () => {
+    const { server, capture } = await loggedParsing(host, ':status', [
       parsers.json() as Middleware,
     ]);
     try {
