@@ -241,8 +241,9 @@ export function renderHeadline(summary) {
     '![Benchmark ratios, lower is better](docs/benchmarks.svg)',
     '',
     wrap(
-      `Ratios to the floor, lower is better; run of ${summary.date?.slice(0, 10) ?? '?'}, commit ` +
-        `${summary.commit ?? '?'}. Tables and method: [docs/benchmarks.md](docs/benchmarks.md).`,
+      `Ratios to the floor, lower is better; run of ${summary.date?.slice(0, 10) ?? '?'} on Node ` +
+        `${summary.machine?.node ?? '?'}, commit ${summary.commit ?? '?'}. Tables and method: ` +
+        '[docs/benchmarks.md](docs/benchmarks.md).',
     ),
   ].join('\n');
 }

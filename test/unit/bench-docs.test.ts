@@ -106,6 +106,11 @@ describe('the benchmark chart and tables', () => {
     assert.match(headline, /logger-loopback: bare 1\.00×, morgan 1\.49×, \*\*httpware 1\.32×\*\*/);
   });
 
+  it('names the Node line the headline figures were taken on', () => {
+    const headline = renderHeadline(summary).replace(/\s+/g, ' ');
+    assert.match(headline, /run of [0-9-]+ on Node v20\.0\.0, commit /);
+  });
+
   it('leaves out of the headline a variant measured on some cases only', () => {
     const groups = {
       g: {
