@@ -11,7 +11,13 @@
 //   test left a socket or timer behind;
 // - `--test-timeout` bounds each file as a whole, for a hang outside any test (a hook, the
 //   module's top level). It is generous: a few files run for a minute on a loaded machine.
-import { spawnSync } from 'node:child_process';
+//
+// A warning that reaches the output fails the run, even when every test passed: it is a
+// listener leak, a deprecated API, an HTTP/2 header Node refused, or a warning of ours that a
+// test provoked without taking it (test/helpers/warnings.ts). Node prints each as
+// `(node:<pid>) [code] SomeWarning: ...`; the output is passed through as it comes and
+// those lines are counted on the way.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -39,7 +45,7 @@ const files = [...testFiles(join(root, 'test'))]
   .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1))
   .concat(given);
 
-const result = spawnSync(
+const child = spawn(
   process.execPath,
   [
     '--import',
@@ -52,6 +58,31 @@ const result = spawnSync(
     '--test-reporter=spec',
     ...files,
   ],
-  { stdio: 'inherit', cwd: root },
+  { stdio: ['inherit', 'pipe', 'pipe'], cwd: root },
 );
-process.exit(result.status ?? 1);
+
+const WARNING_LINE = /\(node:\d+\) (?:\[[\w-]+\] )?\w*Warning: .*/g;
+const warnings = [];
+/** Passes a stream's output through, noting the warning lines in it. */
+function watch(from, to) {
+  let tail = '';
+  from.on('data', (chunk) => {
+    to.write(chunk);
+    const text = tail + chunk.toString('utf8');
+    const end = text.lastIndexOf('\n') + 1;
+    warnings.push(...(text.slice(0, end).match(WARNING_LINE) ?? []));
+    tail = text.slice(end);
+  });
+  from.on('end', () => warnings.push(...(tail.match(WARNING_LINE) ?? [])));
+}
+watch(child.stdout, process.stdout);
+watch(child.stderr, process.stderr);
+
+child.on('close', (code, signal) => {
+  if (warnings.length > 0) {
+    console.error(`\n✖ ${warnings.length} warning(s) printed during the tests:`);
+    for (const line of new Set(warnings)) console.error(`  ${line}`);
+    process.exit(1);
+  }
+  process.exit(code ?? (signal ? 1 : 0));
+});

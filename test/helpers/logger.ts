@@ -16,6 +16,7 @@ import {
   type TestServer,
   type Transport,
 } from './server.js';
+import { quietly } from './warnings.js';
 
 export interface LoggedServer extends TestServer {
   /** Lines written by the (first) logger. */
@@ -66,7 +67,7 @@ export const FIXED_NOW = Date.UTC(2000, 9, 10, 13, 55, 36, 789);
  * Returns the undo.
  */
 export function fixTime(stepMs = 1.5): () => void {
-  mock.timers.enable({ apis: ['Date'], now: FIXED_NOW });
+  quietly(() => mock.timers.enable({ apis: ['Date'], now: FIXED_NOW }));
   let reading = 0;
   const previous = setClock(() => {
     reading += stepMs;

@@ -1,21 +1,14 @@
 // morgan's deprecated `buffer` option: lines are batched into one write, `buffer` ms (1000 for
 // `true`) after the first line of a batch; 0 or false means no buffering.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
 import { send, startServer } from '../helpers/index.js';
+import { captureWarnings } from '../helpers/warnings.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let warnings: Array<Error & { code?: string }> = [];
-const collect = (warning: Error) => warnings.push(warning);
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', collect);
-});
-afterEach(() => {
-  process.off('warning', collect);
-});
+const warnings = captureWarnings();
 
 async function writesFor(
   buffer: unknown,
@@ -49,7 +42,9 @@ describe('buffer option (deprecated, as in morgan)', () => {
     assert.deepEqual(atOnce, []);
     assert.deepEqual(written, ['GET /first\nGET /second\n']);
     // The first logger with `buffer` in this process says it is deprecated, once.
-    const deprecations = warnings.filter((warning) => warning.code === 'HTTPWARE_LOGGER_BUFFER');
+    const deprecations = warnings
+      .all()
+      .filter((warning) => warning.code === 'HTTPWARE_LOGGER_BUFFER');
     assert.equal(deprecations.length, 1);
     assert.equal(deprecations[0]?.name, 'DeprecationWarning');
   });
@@ -94,7 +89,7 @@ describe('buffer option (deprecated, as in morgan)', () => {
     };
     const { written } = await writesFor(50, ['/x'], 200, throwing);
     assert.deepEqual(written, []);
-    const codes = warnings.map((warning) => warning.code);
+    const codes = warnings.all().map((warning) => warning.code);
     assert.ok(codes.includes('HTTPWARE_LOGGER_STREAM'), JSON.stringify(codes));
   });
 });

@@ -8,6 +8,9 @@ import { builtinTokens } from '../../src/logger/tokens.js';
 import type { TokenFn } from '../../src/logger/types.js';
 import { frameworks, type Middleware, send } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';
+import { captureWarnings } from '../helpers/warnings.js';
+
+const warnings = captureWarnings();
 
 const ids = new WeakMap<object, string>();
 const assignId: Middleware = (req, _res, next) => {
@@ -161,6 +164,8 @@ describe('logger.token', () => {
         line ?? '',
         /^127\.0\.0\.1 - - \[[^\]]+\] "GET - HTTP\/1\.1" 200 - "-" "ua-test"$/,
       );
+      const [warning] = await warnings.of('HTTPWARE_LOGGER_TOKEN');
+      assert.match(warning?.message ?? '', /token ":url" threw.*no URL today/);
     } finally {
       await server.close();
     }

@@ -2,26 +2,18 @@
 // server down; the server keeps serving; one process warning says what happened.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { logger } from '../../src/logger/index.js';
 import { send, startServer } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';
+import { captureWarnings } from '../helpers/warnings.js';
 
-let warnings: Array<Error & { code?: string }> = [];
-const collect = (warning: Error) => warnings.push(warning);
-beforeEach(() => {
-  warnings = [];
-  process.on('warning', collect);
-});
-afterEach(() => {
-  process.off('warning', collect);
-});
+const warnings = captureWarnings();
 
 /** Our warnings of that code, after the pending ones were delivered. */
 async function warningsOf(code: string): Promise<Array<Error & { code?: string }>> {
-  await delay(10);
-  return warnings.filter((w) => w.name === 'HttpwareLoggerWarning' && w.code === code);
+  return (await warnings.of(code)).filter((w) => w.name === 'HttpwareLoggerWarning');
 }
 
 describe('a custom token that throws', () => {

@@ -2,29 +2,22 @@
 // maps, custom tokens, creation errors, failing fields, named formats and extended presets.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { logger } from '../../src/logger/index.js';
 import { builtinTokens } from '../../src/logger/tokens.js';
 import type { JsonFields, TokenFn } from '../../src/logger/types.js';
 import { send } from '../helpers/index.js';
 import { fixTime, loggedServer } from '../helpers/logger.js';
+import { captureWarnings } from '../helpers/warnings.js';
 
 let undo: () => void = () => {};
-let warnings: Array<Error & { code?: string }> = [];
-const collect = (warning: Error) => warnings.push(warning);
 beforeEach(() => {
   undo = fixTime(1.5);
-  warnings = [];
-  process.on('warning', collect);
 });
-afterEach(() => {
-  undo();
-  process.off('warning', collect);
-});
+afterEach(() => undo());
+const warnings = captureWarnings();
 
-async function fieldWarnings(): Promise<Array<Error & { code?: string }>> {
-  await delay(10);
-  return warnings.filter((w) => w.code === 'HTTPWARE_LOGGER_FIELD');
+function fieldWarnings(): Promise<Array<Error & { code?: string }>> {
+  return warnings.of('HTTPWARE_LOGGER_FIELD');
 }
 
 /** The parsed line one GET of `path` gives with `logger(logger.json(fields))`. */
