@@ -2,6 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
+import { captureWarnings } from '../helpers/warnings.js';
+
+// `buffer` below is deprecated: its warning is taken, not printed.
+captureWarnings();
 
 const anyLogger = logger as unknown as (...args: unknown[]) => unknown;
 
