@@ -436,24 +436,27 @@ class BodyReader {
     }
     const declared = Number(req.headers['content-length']);
     if (declared - this.consumed > DRAIN_LIMIT_BYTES) {
-      closeAfterResponse(req, res);
-      req.resume();
+      abandon(req, res);
       callback();
       return;
     }
     let discarded = 0;
-    const done = () => {
+    const stopListening = () => {
       clearTimeout(timer);
       req.removeListener('data', onData);
       req.removeListener('end', done);
       req.removeListener('close', done);
       req.removeListener('aborted', done);
       req.removeListener('error', done);
+    };
+    const done = () => {
+      stopListening();
       callback();
     };
     const giveUp = () => {
-      closeAfterResponse(req, res);
-      done();
+      stopListening();
+      abandon(req, res);
+      callback();
     };
     const onData = (chunk: Buffer | string) => {
       discarded += chunk.length;
@@ -534,24 +537,47 @@ function discard(decompressor: Transform | null, req: IncomingMessage): void {
 function ignore(): void {}
 
 /**
- * No more of this body is read once its response is sent. HTTP/1.x can stop a body only by
- * closing the connection: `Connection: close`. HTTP/2 forbids connection-specific headers
- * (RFC 9113 sec 8.2.2; node:http2 drops one with an UnsupportedWarning) and stops a body by
- * its stream alone: once the response is written, RST_STREAM with NO_ERROR asks the client to
- * stop sending (RFC 9113 sec 8.1), and the session's other streams go on. node:http2 does this
- * by itself only for a body nobody read; this one was, so the stream would stay open, its
- * client sending, until the client ended it.
+ * Gives up on the rest of a body: none of it is read once the response is sent.
+ *
+ * HTTP/1.x can stop a body only by closing the connection: `Connection: close`. The request
+ * is also ended here, as node:http ends one when its last byte arrives (`complete`, then the
+ * end of the stream), because an error handler may wait for that end before it answers:
+ * Express's and Connect's default one (finalhandler, through on-finished) does, so a client
+ * that stops sending mid-body would otherwise never get the 413 (body-parser, which waits for
+ * the end itself, never calls `next` at all). What the connection still brings is refused by
+ * the ended request and goes nowhere; the connection closes once the response is sent.
+ *
+ * HTTP/2 forbids connection-specific headers (RFC 9113 sec 8.2.2; node:http2 drops one with
+ * an UnsupportedWarning) and stops a body by its stream alone: once the response is written,
+ * RST_STREAM with NO_ERROR asks the client to stop sending (RFC 9113 sec 8.1), and the
+ * session's other streams go on. node:http2 does this by itself only for a body nobody read.
+ * Its request cannot be ended early (its stream pushes whatever else comes into it, an error
+ * with no listener once it has ended), so an error handler that waits for the end of an
+ * HTTP/2 request (Connect's default) answers only when the client ends or resets the stream.
  */
-function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+function abandon(req: IncomingMessage, res: ServerResponse): void {
   if (req.httpVersionMajor === 2) {
     const stream = (req as Http2Request).stream;
     // Closed before the response is written, the stream would take the response with it.
     if (stream.writableFinished) stream.close();
     else stream.once('finish', closeStream);
-    return;
+  } else {
+    res.shouldKeepAlive = false;
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+    // Not now: this may run inside node:http's parsing of a packet, whose rest would then be
+    // pushed into the ended request, an error that destroys the socket before the response.
+    process.nextTick(endMessage, req);
   }
-  res.shouldKeepAlive = false;
-  if (!res.headersSent) res.setHeader('Connection', 'close');
+  req.resume();
+}
+
+/** Ends an HTTP/1.x request whose body was given up on (see abandon). */
+function endMessage(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  req.complete = true;
+  // Flowing (abandon resumed it), an ended request emits `end` within two ticks, before the
+  // socket can bring anything more.
+  req.push(null);
 }
 
 /** Closes a stream whose response is sent, with NO_ERROR (close()'s default code). */
