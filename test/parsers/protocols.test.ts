@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
+import bodyParser from 'body-parser';
 import { parsers } from '../../src/index.js';
 import {
   frameworksOver,
@@ -316,3 +317,20 @@ for (const route of routes) {
     });
   }
 }
+
+describe('an HTTP/2 body without Content-Length (a deliberate difference from body-parser)', () => {
+  for (const [name, middleware, expected] of [
+    ['body-parser 2.4.0 leaves it unread', bodyParser.json(), undefined],
+    ['httpware reads it', parsers.json(), parsedJson],
+  ] as const) {
+    it(name, async () => {
+      const server = await startServer({ transport: 'h2', middleware: [middleware] });
+      try {
+        const reply = await send(server, { headers: jsonType, body: streamed(json) });
+        assertOutcome({ body: expected }, await server.nextOutcome(), reply.status);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
