@@ -16,6 +16,8 @@ const LOG = 'src/logger/index.ts';
 const PARSERS_FIRST = {
   abort: ['test/parsers/malformed-requests'],
   drain: ['test/parsers/draining', 'test/parsers/limits'],
+  stall: ['test/parsers/default-error-handlers', 'test/parsers/draining'],
+  h2: ['test/parsers/protocols'],
   limit: ['test/parsers/limits'],
   next: ['test/parsers/malformed-requests', 'test/parsers/errors', 'test/parsers/pipeline'],
   body: ['test/parsers/limits', 'test/parsers/pipeline'],
@@ -117,8 +119,57 @@ export const mutants = [
   parsers(
     'drain: connection kept after giving up',
     READ,
-    'function closeAfterResponse(res: ServerResponse): void {',
-    'function closeAfterResponse(res: ServerResponse): void {\n  return;',
+    "    res.shouldKeepAlive = false;\n    if (!res.headersSent) res.setHeader('Connection', 'close');",
+    '',
+  ),
+  parsers(
+    'stall: a request given up on is not ended',
+    READ,
+    '    process.nextTick(endMessage, req);',
+    '',
+  ),
+  parsers(
+    'stall: the request is ended inside the parsing of its packet',
+    READ,
+    '    process.nextTick(endMessage, req);',
+    '    endMessage(req);',
+  ),
+  parsers('stall: the ended request is not complete', READ, '  req.complete = true;\n', ''),
+  parsers(
+    "h2: a reset stream is told by 'error'",
+    READ,
+    "return req.httpVersionMajor === 2 ? 'aborted' : 'error';",
+    "return 'error';",
+  ),
+  parsers(
+    'h2: a body without Content-Length is not read',
+    READ,
+    '(req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)',
+    'false',
+  ),
+  parsers(
+    'h2: a body ended with the headers is waited for',
+    READ,
+    '(req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)',
+    'req.httpVersionMajor === 2',
+  ),
+  parsers(
+    'h2: the stream stays open after giving up',
+    READ,
+    "    else stream.once('finish', closeStream);",
+    '',
+  ),
+  parsers(
+    'h2: the stream is closed before its response',
+    READ,
+    "    if (stream.writableFinished) stream.close();\n    else stream.once('finish', closeStream);",
+    '    stream.close();',
+  ),
+  parsers(
+    'h2: Connection: close on HTTP/2',
+    READ,
+    '  if (req.httpVersionMajor === 2) {\n    const stream = (req as Http2Request).stream;',
+    '  if (req.httpVersionMajor === 0) {\n    const stream = (req as Http2Request).stream;',
   ),
   {
     ...parsers(
@@ -204,8 +255,8 @@ export const mutants = [
   parsers(
     'json: constructor keys not looked for',
     'src/parsers/json.ts',
-    "if (text.includes('__proto__') || text.includes('constructor')) return true;",
-    "if (text.includes('__proto__')) return true;",
+    'const PROTOTYPE_NAME = /__proto__|constructor/;',
+    'const PROTOTYPE_NAME = /__proto__/;',
   ),
   parsers(
     'json: escaped prototype keys not looked for',

@@ -14,6 +14,7 @@
 
 import { AsyncResource } from 'node:async_hooks';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { ServerHttp2Stream } from 'node:http2';
 import type { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
@@ -33,6 +34,8 @@ export interface BodyFormat {
 
 type Next = (err?: unknown) => void;
 type BodyRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
+/** node:http2's compatibility request, as far as this file reads it. */
+type Http2Request = IncomingMessage & { readonly stream: ServerHttp2Stream };
 
 /** Most bytes discarded after an error before the connection is marked to close instead. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
@@ -49,14 +52,21 @@ function isFinished(req: IncomingMessage & { upgrade?: boolean }): boolean {
 }
 
 /**
- * RFC 9112 sec 6.3: a request has a body when it has Transfer-Encoding or Content-Length
- * (even `0`); type-is reads any Content-Length that is a number.
+ * RFC 9112 sec 6.3: an HTTP/1.x request has a body when it has Transfer-Encoding or
+ * Content-Length (even `0`); type-is reads any Content-Length that is a number.
+ * HTTP/2 has no Transfer-Encoding, and a Content-Length is optional (RFC 9113 sec 8.1.1): a
+ * stream carries a body unless its HEADERS frame ended it (END_STREAM), which node:http2 tells
+ * as `stream.endAfterHeaders` (Node 10.11 and later). A body that ends with an empty DATA frame
+ * is then an empty body, as a chunked one of no chunks is on HTTP/1.1. Asked only of HTTP/2
+ * requests without either header, so HTTP/1.1 pays one comparison, and only for requests
+ * without a body.
  */
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (
     req.headers['transfer-encoding'] !== undefined ||
-    (length !== undefined && !Number.isNaN(Number(length)))
+    (length !== undefined && !Number.isNaN(Number(length))) ||
+    (req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)
   );
 }
 
@@ -250,7 +260,7 @@ class BodyReader {
   private collect(): void {
     const req = this.req;
     req.on('close', this.onClose);
-    req.on('error', this.onAborted);
+    req.on(abortEvent(req), this.onAborted);
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), req);
     else this.listen(req);
   }
@@ -324,8 +334,10 @@ class BodyReader {
   };
 
   private readonly onClose = (): void => {
-    // A request closed before its body ended was cut short. This also covers Node's `aborted`
-    // event, which is always followed by `close` (and by `error`, both already listened to).
+    // An HTTP/1.x request closed before its body ended was cut short. This also covers Node's
+    // `aborted` event, which is always followed by `close` (and by `error` when the client
+    // left, both already listened to). An HTTP/2 request is `complete` once aborted: there
+    // the `aborted` listener tells.
     if (!this.req.complete) this.onAborted();
   };
 
@@ -392,7 +404,7 @@ class BodyReader {
     source.removeListener('data', this.onData);
     source.removeListener('end', this.onEnd);
     req.removeListener('close', this.onClose);
-    req.removeListener('error', this.onAborted);
+    req.removeListener(abortEvent(req), this.onAborted);
     if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
   }
 
@@ -424,24 +436,27 @@ class BodyReader {
     }
     const declared = Number(req.headers['content-length']);
     if (declared - this.consumed > DRAIN_LIMIT_BYTES) {
-      closeAfterResponse(res);
-      req.resume();
+      abandon(req, res);
       callback();
       return;
     }
     let discarded = 0;
-    const done = () => {
+    const stopListening = () => {
       clearTimeout(timer);
       req.removeListener('data', onData);
       req.removeListener('end', done);
       req.removeListener('close', done);
       req.removeListener('aborted', done);
       req.removeListener('error', done);
+    };
+    const done = () => {
+      stopListening();
       callback();
     };
     const giveUp = () => {
-      closeAfterResponse(res);
-      done();
+      stopListening();
+      abandon(req, res);
+      callback();
     };
     const onData = (chunk: Buffer | string) => {
       discarded += chunk.length;
@@ -455,6 +470,17 @@ class BodyReader {
     req.on('error', done);
     req.resume();
   }
+}
+
+/**
+ * The event that tells a body was cut short. On HTTP/1.x, `error` (the client left; a request
+ * the application destroys has only `close`, see onClose). node:http2's compatibility request
+ * never emits `error`, and when the client resets the stream (RST_STREAM) it emits `aborted`,
+ * then ends as if the body were whole: `end` (after `close`, or before it for a reset with
+ * NO_ERROR), and `complete` is already true by `close`. Only `aborted` comes first every time.
+ */
+function abortEvent(req: IncomingMessage): 'error' | 'aborted' {
+  return req.httpVersionMajor === 2 ? 'aborted' : 'error';
 }
 
 /** The Content-Length as a number, or null when there is none (or it is not a number). */
@@ -510,8 +536,51 @@ function discard(decompressor: Transform | null, req: IncomingMessage): void {
 
 function ignore(): void {}
 
-/** Marks the connection to close once the response is sent (HTTP/1.1 `Connection: close`). */
-function closeAfterResponse(res: ServerResponse): void {
-  res.shouldKeepAlive = false;
-  if (!res.headersSent) res.setHeader('Connection', 'close');
+/**
+ * Gives up on the rest of a body: none of it is read once the response is sent.
+ *
+ * HTTP/1.x can stop a body only by closing the connection: `Connection: close`. The request
+ * is also ended here, as node:http ends one when its last byte arrives (`complete`, then the
+ * end of the stream), because an error handler may wait for that end before it answers:
+ * Express's and Connect's default one (finalhandler, through on-finished) does, so a client
+ * that stops sending mid-body would otherwise never get the 413 (body-parser, which waits for
+ * the end itself, never calls `next` at all). What the connection still brings is refused by
+ * the ended request and goes nowhere; the connection closes once the response is sent.
+ *
+ * HTTP/2 forbids connection-specific headers (RFC 9113 sec 8.2.2; node:http2 drops one with
+ * an UnsupportedWarning) and stops a body by its stream alone: once the response is written,
+ * RST_STREAM with NO_ERROR asks the client to stop sending (RFC 9113 sec 8.1), and the
+ * session's other streams go on. node:http2 does this by itself only for a body nobody read.
+ * Its request cannot be ended early (its stream pushes whatever else comes into it, an error
+ * with no listener once it has ended), so an error handler that waits for the end of an
+ * HTTP/2 request (Connect's default) answers only when the client ends or resets the stream.
+ */
+function abandon(req: IncomingMessage, res: ServerResponse): void {
+  if (req.httpVersionMajor === 2) {
+    const stream = (req as Http2Request).stream;
+    // Closed before the response is written, the stream would take the response with it.
+    if (stream.writableFinished) stream.close();
+    else stream.once('finish', closeStream);
+  } else {
+    res.shouldKeepAlive = false;
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+    // Not now: this may run inside node:http's parsing of a packet, whose rest would then be
+    // pushed into the ended request, an error that destroys the socket before the response.
+    process.nextTick(endMessage, req);
+  }
+  req.resume();
+}
+
+/** Ends an HTTP/1.x request whose body was given up on (see abandon). */
+function endMessage(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  req.complete = true;
+  // Flowing (abandon resumed it), an ended request emits `end` within two ticks, before the
+  // socket can bring anything more.
+  req.push(null);
+}
+
+/** Closes a stream whose response is sent, with NO_ERROR (close()'s default code). */
+function closeStream(this: ServerHttp2Stream): void {
+  this.close();
 }

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
@@ -238,4 +239,159 @@ export function rawHead(
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+export interface PartialOptions {
+  headers: Record<string, string | number>;
+  /** Written one after another, `delayMs` apart; the request is never ended. */
+  body: ReadonlyArray<string | Buffer>;
+  delayMs?: number;
+  /** Abort the request this long after the last piece. */
+  abortAfterMs?: number;
+  /**
+   * How to abort. HTTP/2: `stream` resets the stream (RST_STREAM, the body never ended; not
+   * `stream.close()`, which ends the body before it resets), `connection` drops the session's
+   * socket. HTTP/1.1: both close the connection. Default `stream`.
+   */
+  abort?: 'stream' | 'connection';
+  /** Stop waiting for the server after this long (default 3000 ms). */
+  timeoutMs?: number;
+  protocol?: 'http1' | 'h2';
+}
+
+export interface PartialReply {
+  /** The response's status, or 0 when none came. */
+  readonly status: number;
+  readonly text: string;
+  /**
+   * How the exchange ended: the server closed the connection (HTTP/1.1) or the stream
+   * (HTTP/2), the client reset it (`abortAfterMs`), or the client stopped waiting.
+   */
+  readonly ended: 'closed' | 'aborted' | 'timeout';
+  /** HTTP/2: the code of the RST_STREAM that closed the stream (0: NO_ERROR). */
+  readonly rstCode?: number;
+}
+
+/** The two clients sendPartial drives: write a piece, reset, and close everything. */
+interface PartialClient {
+  /** Settles once connected: a delay before the abort then counts from there. */
+  readonly connected: Promise<unknown>;
+  write(piece: string | Buffer): void;
+  reset(): void;
+  destroy(): void;
+}
+
+/**
+ * A request whose body never ends: the head and some pieces, then either a reset from the
+ * client (`abortAfterMs`) or a wait for what the server does with it. Speaks HTTP/2 to an h2
+ * server unless told `protocol: 'http1'`, like `send`.
+ */
+export function sendPartial(server: TestServer, options: PartialOptions): Promise<PartialReply> {
+  const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
+  const h2 = (options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2';
+  return new Promise((resolve) => {
+    let status = 0;
+    const chunks: Buffer[] = [];
+    let settled = false;
+    let aborting = false;
+    const done = (rstCode?: number) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      client.destroy();
+      resolve({
+        status,
+        text: Buffer.concat(chunks).toString('utf8'),
+        ended: timedOut ? 'timeout' : aborting ? 'aborted' : 'closed',
+        ...(rstCode === undefined ? {} : { rstCode }),
+      });
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      done();
+    }, options.timeoutMs ?? 3000);
+    const onStatus = (code: number) => {
+      status = code;
+    };
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const client = h2
+      ? partialH2(server, options, onStatus, onData, done)
+      : partialHttp1(server, options.headers, onStatus, onData, done);
+    void (async () => {
+      await client.connected;
+      for (const piece of options.body) {
+        if (settled) return;
+        client.write(piece);
+        if (options.delayMs) await delay(options.delayMs);
+      }
+      if (options.abortAfterMs === undefined) return;
+      await delay(options.abortAfterMs);
+      if (settled) return;
+      aborting = true;
+      client.reset();
+    })();
+  });
+}
+
+function partialH2(
+  server: TestServer,
+  options: PartialOptions,
+  onStatus: (status: number) => void,
+  onData: (chunk: Buffer) => void,
+  done: (rstCode?: number) => void,
+): PartialClient {
+  const session = http2.connect(server.origin, { rejectUnauthorized: false });
+  session.on('error', () => done());
+  const stream = session.request({ ...options.headers, ':method': 'POST', ':path': '/' });
+  stream.on('response', (received) => onStatus(Number(received[':status'])));
+  stream.on('data', onData);
+  stream.on('error', () => {});
+  stream.on('close', () => done(stream.rstCode));
+  return {
+    connected: once(session, 'connect').catch(() => {}),
+    write: (piece) => {
+      if (!stream.destroyed) stream.write(piece);
+    },
+    reset: () => (options.abort === 'connection' ? session.destroy() : stream.destroy()),
+    destroy: () => session.destroy(),
+  };
+}
+
+function partialHttp1(
+  server: TestServer,
+  headers: Record<string, string | number>,
+  onStatus: (status: number) => void,
+  onData: (chunk: Buffer) => void,
+  done: () => void,
+): PartialClient {
+  const client = server.origin.startsWith('https') ? https : http;
+  const req = client.request(`${server.origin}/`, {
+    method: 'POST',
+    headers,
+    agent: false,
+    rejectUnauthorized: false,
+  });
+  req.on('response', (res) => {
+    onStatus(res.statusCode ?? 0);
+    res.on('data', onData);
+    res.on('error', () => {});
+  });
+  req.on('error', () => {});
+  req.on('close', () => done());
+  req.flushHeaders();
+  return {
+    connected: new Promise((resolve) => {
+      req.on('socket', (socket) => {
+        if (!socket.connecting) resolve(undefined);
+        else socket.once(client === https ? 'secureConnect' : 'connect', resolve);
+      });
+      req.on('close', resolve);
+    }),
+    write: (piece) => {
+      if (!req.destroyed) req.write(piece);
+    },
+    reset: () => req.destroy(),
+    destroy: () => req.destroy(),
+  };
 }

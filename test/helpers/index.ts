@@ -1,10 +1,13 @@
 export {
+  type PartialOptions,
+  type PartialReply,
   type RawOptions,
   type RawReply,
   type Reply,
   rawHead,
   type SendOptions,
   send,
+  sendPartial,
   sendRaw,
 } from './client.js';
 export { captureLines, type LineCapture } from './lines.js';
