@@ -19,6 +19,7 @@ import {
   enter,
   frameworkIp,
   leave,
+  onClose,
   socketAddress,
   watchHead,
 } from './timing.js';
@@ -154,7 +155,8 @@ const MANUAL_DESTROY = { requireManualDestroy: true } as const;
 /**
  * Calls `log(exchange)` once when the response is done. One 'close' listener is enough: a
  * response emits 'close' after 'finish' when it was sent, and on its own when the connection
- * closed first (an aborted request), on every Node this package supports (>= 18).
+ * closed first (an aborted request), on every Node this package supports (>= 20). Several
+ * loggers on one response share that listener (`onClose`).
  *
  * When the line may run the application's code (`withContext`), it is made in the async
  * context of this call (as on-finished does), so that code sees the request's
@@ -178,7 +180,7 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
       res.removeListener('close', done);
       log(exchange);
     };
-    res.on('close', done);
+    onClose(res, done);
     return;
   }
   const context = new AsyncResource('httpware.logger', MANUAL_DESTROY);
@@ -190,7 +192,7 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
       context.emitDestroy();
     }
   };
-  res.on('close', done);
+  onClose(res, done);
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {

@@ -139,6 +139,33 @@ export function arrive(req: IncomingMessage, needed: boolean): number {
   return at;
 }
 
+// Several loggers on one response share one 'close' listener, as morgan's share the one
+// on-finished adds: a listener each would pass Node's default limit of ten listeners (with the
+// application's own) and print a MaxListenersExceededWarning for every request. The queue is
+// found from `res` through a WeakMap, kept off the path of a single logger as above.
+const closeQueues = new WeakMap<ServerResponse, Array<() => void>>();
+
+/** Calls `done` on the response's 'close' (`done` removes itself when it is the listener). */
+export function onClose(res: ServerResponse, done: () => void): void {
+  if (loggersMade < 2) {
+    res.on('close', done);
+    return;
+  }
+  const queue = closeQueues.get(res);
+  if (queue !== undefined) {
+    queue.push(done);
+    return;
+  }
+  const first = [done];
+  closeQueues.set(res, first);
+  const all = () => {
+    res.removeListener('close', all);
+    closeQueues.delete(res);
+    for (const each of first) each();
+  };
+  res.on('close', all);
+}
+
 /** The request's start: the latest arrival at any logger, or this exchange's own. */
 function startOf(exchange: Exchange): number {
   if (loggersMade < 2) return exchange.startedAt;
