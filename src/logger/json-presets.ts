@@ -20,6 +20,7 @@ import {
 } from './json-builtins.js';
 import { encodeInner } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
+import { statusCodeOf } from './timing.js';
 import { builtinTokens } from './tokens.js';
 import type { JsonFields, TokenFn } from './types.js';
 import { fullUrl, pathOf, queryOf, urlPath } from './url-parts.js';
@@ -32,8 +33,8 @@ const ECS_VERSION = '8.11.0';
  * a request that ended before any response was sent (the client went away) is worth a look.
  */
 function levelOf(res: ServerResponse): 'info' | 'warn' | 'error' {
-  if (!res.headersSent) return 'warn';
-  const status = res.statusCode;
+  const status = statusCodeOf(res);
+  if (status === undefined) return 'warn';
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
 }
 
@@ -43,9 +44,10 @@ const levelText: TextFn = (_req, res) => LEVEL_TEXT[levelOf(res)];
 
 const level = declareFieldTokens((_tokens, _req, res) => levelOf(res), ['status'], levelText);
 
-/** The status code as text, once the response's head is out. */
+/** The status code as text, once the response's head is out (or it was answered late). */
 function statusOf(res: ServerResponse): string | undefined {
-  return res.headersSent ? String(res.statusCode) : undefined;
+  const status = statusCodeOf(res);
+  return status === undefined ? undefined : String(status);
 }
 
 /** A `Content-Length` line of a head as node:http writes it (names keep the case given). */

@@ -55,6 +55,11 @@ export class Exchange {
   headAt = Number.NaN;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
   headers: unknown = undefined;
+  /**
+   * The response's status code when its connection closed before the application answered
+   * (no head sent, not ended), or undefined: see `abandon`.
+   */
+  statusWhenAbandoned: number | undefined = undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -85,6 +90,36 @@ export function enter(exchange: Exchange): Exchange | undefined {
 
 export function leave(previous: Exchange | undefined): void {
   current = previous;
+}
+
+/**
+ * Writes the line of a response whose connection closed before the application answered, once
+ * the application has had the rest of this turn of the event loop to answer. Every runtime
+ * emits the response's 'close' before the application can: Node and Bun, over HTTP/1.1 and
+ * HTTP/2, close the response with the connection (or stream), then fail the request's body
+ * (its 'error' on the next tick), and only then does a body reader hand that error on and the
+ * application answer it (a 400 to nobody). Waiting one turn lets the line name that answer.
+ * The status code is noted now: over HTTP/2, `end()` on a reset stream records nothing, so a
+ * status the application set since is the only sign that it answered.
+ */
+export function abandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
+  exchange.statusWhenAbandoned = exchange.res.statusCode;
+  setImmediate(line, exchange);
+}
+
+/**
+ * The status code a line names: the one sent with the head or, for a response whose client
+ * went away first, the one the application answered with since (it ended the response or set
+ * another status); undefined when there is none (no head, or `immediate`).
+ */
+export function statusCodeOf(res: ServerResponse): number | undefined {
+  if (res.headersSent) return res.statusCode;
+  const exchange = current;
+  if (exchange === undefined || exchange.res !== res) return undefined;
+  const before = exchange.statusWhenAbandoned;
+  return before !== undefined && (res.writableEnded || res.statusCode !== before)
+    ? res.statusCode
+    : undefined;
 }
 
 /** The exchange of the line being rendered, if it is about this request. */

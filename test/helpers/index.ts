@@ -1,4 +1,6 @@
 export {
+  type AbandonOptions,
+  abandon,
   type RawOptions,
   type RawReply,
   type Reply,
