@@ -97,8 +97,9 @@ export function leave(previous: Exchange | undefined): void {
  * the application has had the rest of this turn of the event loop to answer. Every runtime
  * emits the response's 'close' before the application can: Node and Bun, over HTTP/1.1 and
  * HTTP/2, close the response with the connection (or stream), then fail the request's body
- * (its 'error' on the next tick), and only then does a body reader hand that error on and the
- * application answer it (a 400 to nobody). Waiting one turn lets the line name that answer.
+ * (over HTTP/1.1 its 'error' on the next tick, over HTTP/2 an end short of its length), and
+ * only then does a body reader hand that on and the application answer it (a 400 to nobody).
+ * Waiting one turn lets the line name that answer.
  * The status code is noted now: over HTTP/2, `end()` on a reset stream records nothing, so a
  * status the application set since is the only sign that it answered.
  */
