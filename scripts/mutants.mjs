@@ -37,7 +37,12 @@ const LOGGER_FIRST = {
   timing: ['test/logger/several-loggers', 'test/logger/tokens-timing', 'test/logger/remote-addr'],
   escape: ['test/unit/logger-escape', 'test/logger/escaping'],
   stream: ['test/logger/failures', 'test/logger/stream'],
-  done: ['test/logger/aborted-requests', 'test/logger/listeners'],
+  done: [
+    'test/logger/aborted-requests',
+    'test/logger/protocols',
+    'test/logger/several-loggers',
+    'test/logger/listeners',
+  ],
   skip: ['test/logger/failures'],
   format: ['test/logger/failures'],
   tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
@@ -363,15 +368,27 @@ export const mutants = [
   ),
   logger(
     'done: an aborted request is not logged',
-    LOG,
+    TIMING,
     "    res.on('close', done);\n    return;",
     "    res.on('finish', done);\n    return;",
   ),
   logger(
     'done: listeners stay after the line',
     LOG,
-    "      res.removeListener('close', done);\n      log(exchange);",
-    '      log(exchange);',
+    "    res.removeListener('close', done);\n    // Ended",
+    '    // Ended',
+  ),
+  logger(
+    'done: an abandoned request is logged before the application answers',
+    LOG,
+    '    else abandon(exchange, line);',
+    '    else line(exchange);',
+  ),
+  logger(
+    'done: one close listener per logger on a response',
+    TIMING,
+    '  if (loggersMade < 2) {\n    res.on(',
+    '  if (true) {\n    res.on(',
   ),
   logger('skip: a throwing skip throws', LOG, '        skipFailed(err);', '        throw err;'),
   logger(
@@ -395,8 +412,8 @@ export const mutants = [
   logger(
     'timing: req.ip is not preferred',
     LOG,
-    'needs.address ? frameworkIp(req) || socketAddress(req) : undefined',
-    'needs.address ? socketAddress(req) : undefined',
+    'needs.address || any ? frameworkIp(req) || socketAddress(req) : undefined',
+    'needs.address || any ? socketAddress(req) : undefined',
   ),
   logger(
     'tokens: an unknown token throws',

@@ -6,6 +6,7 @@ import { compile, declareTokenNames, tokenNamesOf } from './compile.js';
 import { jsonFormat } from './json.js';
 import { jsonPresets } from './json-presets.js';
 import { directFormat, predefinedLines } from './predefined-lines.js';
+import { statusCodeOf } from './timing.js';
 import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
 
 const formatRegistry = new Map<string, FormatFn>();
@@ -24,7 +25,7 @@ const DEV_PLAIN = ':method :url :status :response-time ms - :res[content-length]
 
 /** SGR colour of the `dev` status, by status class. */
 function devColour(res: ServerResponse): number {
-  const status = res.headersSent ? res.statusCode : 0;
+  const status = statusCodeOf(res) ?? 0;
   if (status >= 500) return 31; // red
   if (status >= 400) return 33; // yellow
   if (status >= 300) return 36; // cyan

@@ -13,12 +13,14 @@ import { tokensFor } from './redacting-registry.js';
 import { requestId } from './request-id.js';
 import { guardStreamErrors } from './stream.js';
 import {
+  abandon,
   arrive,
   countLogger,
   Exchange,
   enter,
   frameworkIp,
   leave,
+  onClose,
   socketAddress,
   watchHead,
 } from './timing.js';
@@ -154,7 +156,10 @@ const MANUAL_DESTROY = { requireManualDestroy: true } as const;
 /**
  * Calls `log(exchange)` once when the response is done. One 'close' listener is enough: a
  * response emits 'close' after 'finish' when it was sent, and on its own when the connection
- * closed first (an aborted request), on every Node this package supports (>= 18).
+ * closed first (an aborted request), on every Node this package supports (>= 20). Several
+ * loggers on one response share that listener (`onClose`). A response closed before the
+ * application answered is logged a turn later (`abandon`), so that the line can name an answer
+ * given to the failed request; that costs nothing to a response that was answered.
  *
  * When the line may run the application's code (`withContext`), it is made in the async
  * context of this call (as on-finished does), so that code sees the request's
@@ -173,24 +178,24 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
     setImmediate(log, exchange);
     return;
   }
-  if (!withContext) {
-    const done = () => {
-      res.removeListener('close', done);
-      log(exchange);
+  let line = log;
+  if (withContext) {
+    const context = new AsyncResource('httpware.logger', MANUAL_DESTROY);
+    line = () => {
+      try {
+        context.runInAsyncScope(log, undefined, exchange);
+      } finally {
+        context.emitDestroy();
+      }
     };
-    res.on('close', done);
-    return;
   }
-  const context = new AsyncResource('httpware.logger', MANUAL_DESTROY);
   const done = () => {
     res.removeListener('close', done);
-    try {
-      context.runInAsyncScope(log, undefined, exchange);
-    } finally {
-      context.emitDestroy();
-    }
+    // Ended, or its head is out: the usual close, after 'finish' or mid-response.
+    if (res.writableEnded || res.headersSent) line(exchange);
+    else abandon(exchange, line);
   };
-  res.on('close', done);
+  onClose(res, done);
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {

@@ -9,7 +9,7 @@ import { isoDate } from './clf-date.js';
 import type { TokenPart } from './compile.js';
 import { encodeString } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
-import { totalMs } from './timing.js';
+import { statusCodeOf, totalMs } from './timing.js';
 import { builtinTokens, redactingTokens } from './tokens.js';
 import type { TokenFn } from './types.js';
 import { urlPath } from './url-parts.js';
@@ -160,7 +160,10 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
     case 'method':
       return (req) => stringText(req.method);
     case 'status':
-      return (_req, res) => (res.headersSent ? String(res.statusCode) : undefined);
+      return (_req, res) => {
+        const code = statusCodeOf(res);
+        return code === undefined ? undefined : String(code);
+      };
     case 'http-version':
       return (req) => `"${req.httpVersionMajor}.${req.httpVersionMinor}"`;
     case 'date':

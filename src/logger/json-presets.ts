@@ -20,6 +20,7 @@ import {
 } from './json-builtins.js';
 import { encodeInner } from './json-encode.js';
 import type { RedactPolicy } from './redact.js';
+import { statusCodeOf } from './timing.js';
 import { builtinTokens } from './tokens.js';
 import type { JsonFields, TokenFn } from './types.js';
 import { fullUrl, pathOf, queryOf, urlPath } from './url-parts.js';
@@ -32,8 +33,8 @@ const ECS_VERSION = '8.11.0';
  * a request that ended before any response was sent (the client went away) is worth a look.
  */
 function levelOf(res: ServerResponse): 'info' | 'warn' | 'error' {
-  if (!res.headersSent) return 'warn';
-  const status = res.statusCode;
+  const status = statusCodeOf(res);
+  if (status === undefined) return 'warn';
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
 }
 
@@ -43,9 +44,10 @@ const levelText: TextFn = (_req, res) => LEVEL_TEXT[levelOf(res)];
 
 const level = declareFieldTokens((_tokens, _req, res) => levelOf(res), ['status'], levelText);
 
-/** The status code as text, once the response's head is out. */
+/** The status code as text, once the response's head is out (or it was answered late). */
 function statusOf(res: ServerResponse): string | undefined {
-  return res.headersSent ? String(res.statusCode) : undefined;
+  const status = statusCodeOf(res);
+  return status === undefined ? undefined : String(status);
 }
 
 /** A `Content-Length` line of a head as node:http writes it (names keep the case given). */
@@ -158,6 +160,21 @@ const durationNs = declareFieldTokens(
   ['total-time'],
 );
 
+/**
+ * The protocol version as OpenTelemetry writes it ("1.0", "1.1", "2", "3"): HTTP/2 and later
+ * have no minor version, where `:http-version` (and ECS's `http.version`, which Elastic's own
+ * Node helpers fill from `req.httpVersion`) keep Node's "2.0".
+ */
+function otelVersion(major: number, minor: number): string {
+  return major >= 2 && minor === 0 ? String(major) : `${major}.${minor}`;
+}
+
+const protocolVersion = declareFieldTokens(
+  (_tokens, req) => otelVersion(req.httpVersionMajor, req.httpVersionMinor),
+  [],
+  (req) => `"${otelVersion(req.httpVersionMajor, req.httpVersionMinor)}"`,
+);
+
 const json: JsonFields = Object.freeze({
   time: ':date[iso]',
   level,
@@ -170,7 +187,7 @@ const json: JsonFields = Object.freeze({
   duration_ms: ':total-time',
   'client.address': ':remote-addr',
   'user_agent.original': ':user-agent',
-  'network.protocol.version': ':http-version',
+  'network.protocol.version': protocolVersion,
   'http.route': ':route',
   'http.request.id': ':request-id',
   trace_id: ':trace-id',
@@ -221,6 +238,8 @@ interface PresetLayout {
   readonly address: string;
   readonly agent: string;
   readonly version: string;
+  /** The version's text other than 1.1, from the request's major and minor versions. */
+  readonly versionText: (major: number, minor: number) => string;
   readonly route: string | undefined;
   readonly id: string;
   readonly trace: string;
@@ -289,7 +308,8 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       line = withString(line, address, remoteAddress(req, res));
       line = withString(line, agent, req.headers['user-agent']);
       const { httpVersionMajor: major, httpVersionMinor: minor } = req;
-      line += major === 1 && minor === 1 ? version11 : `${version}${major}.${minor}"`;
+      line +=
+        major === 1 && minor === 1 ? version11 : `${version}${layout.versionText(major, minor)}"`;
       if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
       line = withField(line, layout.id, id(req, res));
       return `${withField(line, layout.trace, trace(req, res))}}`;
@@ -313,6 +333,7 @@ declarePresetLine(
     address: ',"client.address":',
     agent: ',"user_agent.original":',
     version: ',"network.protocol.version":',
+    versionText: otelVersion,
     route: ',"http.route":',
     id: ',"http.request.id":',
     trace: ',"trace_id":',
@@ -337,6 +358,7 @@ declarePresetLine(
     address: ',"client.ip":',
     agent: ',"user_agent.original":',
     version: ',"http.version":',
+    versionText: (major, minor) => `${major}.${minor}`,
     route: undefined,
     id: ',"http.request.id":',
     trace: ',"trace.id":',

@@ -55,6 +55,11 @@ export class Exchange {
   headAt = Number.NaN;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
   headers: unknown = undefined;
+  /**
+   * The response's status code when its connection closed before the application answered
+   * (no head sent, not ended), or undefined: see `abandon`.
+   */
+  statusWhenAbandoned: number | undefined = undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -85,6 +90,37 @@ export function enter(exchange: Exchange): Exchange | undefined {
 
 export function leave(previous: Exchange | undefined): void {
   current = previous;
+}
+
+/**
+ * Writes the line of a response whose connection closed before the application answered, once
+ * the application has had the rest of this turn of the event loop to answer. Every runtime
+ * emits the response's 'close' before the application can: Node and Bun, over HTTP/1.1 and
+ * HTTP/2, close the response with the connection (or stream), then fail the request's body
+ * (over HTTP/1.1 its 'error' on the next tick, over HTTP/2 an end short of its length), and
+ * only then does a body reader hand that on and the application answer it (a 400 to nobody).
+ * Waiting one turn lets the line name that answer.
+ * The status code is noted now: over HTTP/2, `end()` on a reset stream records nothing, so a
+ * status the application set since is the only sign that it answered.
+ */
+export function abandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
+  exchange.statusWhenAbandoned = exchange.res.statusCode;
+  setImmediate(line, exchange);
+}
+
+/**
+ * The status code a line names: the one sent with the head or, for a response whose client
+ * went away first, the one the application answered with since (it ended the response or set
+ * another status); undefined when there is none (no head, or `immediate`).
+ */
+export function statusCodeOf(res: ServerResponse): number | undefined {
+  if (res.headersSent) return res.statusCode;
+  const exchange = current;
+  if (exchange === undefined || exchange.res !== res) return undefined;
+  const before = exchange.statusWhenAbandoned;
+  return before !== undefined && (res.writableEnded || res.statusCode !== before)
+    ? res.statusCode
+    : undefined;
 }
 
 /** The exchange of the line being rendered, if it is about this request. */
@@ -137,6 +173,33 @@ export function arrive(req: IncomingMessage, needed: boolean): number {
   const at = now();
   sharedArrivals.set(req, at);
   return at;
+}
+
+// Several loggers on one response share one 'close' listener, as morgan's share the one
+// on-finished adds: a listener each would pass Node's default limit of ten listeners (with the
+// application's own) and print a MaxListenersExceededWarning for every request. The queue is
+// found from `res` through a WeakMap, kept off the path of a single logger as above.
+const closeQueues = new WeakMap<ServerResponse, Array<() => void>>();
+
+/** Calls `done` on the response's 'close' (`done` removes itself when it is the listener). */
+export function onClose(res: ServerResponse, done: () => void): void {
+  if (loggersMade < 2) {
+    res.on('close', done);
+    return;
+  }
+  const queue = closeQueues.get(res);
+  if (queue !== undefined) {
+    queue.push(done);
+    return;
+  }
+  const first = [done];
+  closeQueues.set(res, first);
+  const all = () => {
+    res.removeListener('close', all);
+    closeQueues.delete(res);
+    for (const each of first) each();
+  };
+  res.on('close', all);
 }
 
 /** The request's start: the latest arrival at any logger, or this exchange's own. */

@@ -11,6 +11,7 @@ import {
   headerGivenToWriteHead,
   responseTime,
   socketAddress,
+  statusCodeOf,
   totalTime,
 } from './timing.js';
 import { traceIdOf } from './traceparent.js';
@@ -46,8 +47,9 @@ const date: Builtin = function date(_req, _res, format) {
 };
 
 export const status: Builtin = function status(_req, res) {
-  // No head written (the client went away first, or `immediate`): no status to report.
-  return res.headersSent ? String(res.statusCode) : undefined;
+  // No head written and no answer (the client went away first, or `immediate`): no status.
+  const code = statusCodeOf(res);
+  return code === undefined ? undefined : String(code);
 };
 
 export const referrer: Builtin = function referrer(req) {

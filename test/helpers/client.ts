@@ -395,3 +395,74 @@ function partialHttp1(
     destroy: () => req.destroy(),
   };
 }
+export interface AbandonOptions {
+  path?: string;
+  headers?: Record<string, string>;
+  /**
+   * When the client goes away: `'body'` after sending `sent` of a body announced longer (the
+   * request is cut mid-body), `'head'` once the response's head arrived (cut mid-response).
+   */
+  when: 'body' | 'head';
+  /** The start of the body sent before going away mid-body (default `'{"a":'`). */
+  sent?: string;
+  /** The protocol, as for `send`. */
+  protocol?: 'http1' | 'h2';
+}
+
+/**
+ * A real client that goes away before the exchange is complete: over HTTP/1.1 it destroys its
+ * connection, over HTTP/2 it resets its stream (RST_STREAM CANCEL) and then closes the session.
+ * Resolves once it has gone; what the server made of it is for the test to await.
+ */
+export function abandon(server: TestServer, options: AbandonOptions): Promise<void> {
+  const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
+  const h2 = (options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2';
+  const sent = options.sent ?? '{"a":';
+  const headers = {
+    'content-type': 'application/json',
+    ...options.headers,
+    ...(options.when === 'body' ? { 'content-length': String(Buffer.byteLength(sent) + 100) } : {}),
+  };
+  const method = options.when === 'body' ? 'POST' : 'GET';
+  const path = options.path ?? '/';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`abandon: no response head to ${path}`)),
+      SEND_TIMEOUT_MS,
+    );
+    if (h2) {
+      const session = http2.connect(server.origin, { rejectUnauthorized: false });
+      session.on('error', () => undefined);
+      const stream = session.request(
+        { ...headers, ':method': method, ':path': path },
+        { endStream: options.when === 'head' },
+      );
+      stream.on('error', () => undefined);
+      const leave = () => {
+        clearTimeout(timer);
+        stream.close(http2.constants.NGHTTP2_CANCEL, () => {
+          session.close();
+          resolve();
+        });
+      };
+      if (options.when === 'head') stream.on('response', leave);
+      else stream.write(sent, () => setTimeout(leave, 20));
+      return;
+    }
+    const url = new URL(path, server.origin);
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(url, { method, headers, agent: false, rejectUnauthorized: false });
+    req.on('error', () => undefined);
+    const leave = () => {
+      clearTimeout(timer);
+      req.destroy();
+      resolve();
+    };
+    if (options.when === 'head') {
+      req.on('response', leave);
+      req.end();
+    } else {
+      req.write(sent, () => setTimeout(leave, 20));
+    }
+  });
+}

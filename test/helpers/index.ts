@@ -1,4 +1,6 @@
 export {
+  type AbandonOptions,
+  abandon,
   type PartialOptions,
   type PartialReply,
   type RawOptions,

@@ -1,4 +1,5 @@
-// A client that goes away before the response: logged once, with :status -.
+// A client that goes away before the response: logged once, with :status -. (One that the
+// application answers all the same, and every transport: protocols.test.ts.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';

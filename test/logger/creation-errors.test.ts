@@ -69,7 +69,7 @@ describe('errors at creation', () => {
   it('absent options, null options and unknown option names are accepted', () => {
     assert.equal(typeof anyLogger('tiny'), 'function');
     assert.equal(typeof anyLogger('tiny', null), 'function');
-    assert.equal(typeof anyLogger('tiny', { buffer: true }), 'function');
+    assert.equal(typeof anyLogger('tiny', { colours: true }), 'function');
   });
 
   it('the caller’s options object is not modified', () => {

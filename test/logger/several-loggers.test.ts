@@ -44,3 +44,30 @@ describe('two loggers on one request', () => {
     }
   });
 });
+
+describe('many loggers on one response', () => {
+  it('add one close listener between them, as morgan adds one through on-finished', async () => {
+    // Eleven loggers: one listener each would pass Node's default limit of ten and print a
+    // MaxListenersExceededWarning for every request.
+    const captures = Array.from({ length: 11 }, () => captureLines());
+    let added = -1;
+    const server = await startServer({
+      middleware: [
+        (_req, res, next) => {
+          const before = res.listenerCount('close');
+          next();
+          added = res.listenerCount('close') - before;
+        },
+        ...captures.map((capture) => logger(':url :status', { stream: capture.stream })),
+      ],
+      handler: (_req, res) => res.end('ok'),
+    });
+    try {
+      await send(server, { path: '/many' });
+      for (const capture of captures) assert.deepEqual(await capture.waitFor(1), ['/many 200']);
+      assert.equal(added, 1);
+    } finally {
+      await server.close();
+    }
+  });
+});
