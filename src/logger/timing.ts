@@ -55,11 +55,10 @@ export class Exchange {
   headAt = Number.NaN;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
   headers: unknown = undefined;
-  /**
-   * The response's status code when its connection closed before the application answered
-   * (no head sent, not ended), or undefined: see `abandon`.
-   */
-  statusWhenAbandoned: number | undefined = undefined;
+  /** Whether the connection closed before the application answered: see `abandon`. */
+  abandoned = false;
+  /** The response's status code when the request reached the logger (200 unless set before). */
+  readonly statusOnArrival: number;
 
   constructor(
     readonly req: IncomingMessage,
@@ -73,7 +72,9 @@ export class Exchange {
      * morgan (whose on-headers never sees it), no time is known to the end either.
      */
     readonly sentBefore = false,
-  ) {}
+  ) {
+    this.statusOnArrival = res.statusCode;
+  }
 }
 
 let current: Exchange | undefined;
@@ -99,12 +100,13 @@ export function leave(previous: Exchange | undefined): void {
  * HTTP/2, close the response with the connection (or stream), then fail the request's body
  * (over HTTP/1.1 its 'error' on the next tick, over HTTP/2 an end short of its length), and
  * only then does a body reader hand that on and the application answer it (a 400 to nobody).
- * Waiting one turn lets the line name that answer.
- * The status code is noted now: over HTTP/2, `end()` on a reset stream records nothing, so a
- * status the application set since is the only sign that it answered.
+ * Waiting one turn lets the line name that answer: a status code other than the one the
+ * request arrived with, or an ended response (`statusCodeOf`). Over HTTP/2 a reset stream's
+ * request fails first ('aborted' before the response's 'close'), so the application may have
+ * answered before the 'close' already.
  */
 export function abandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
-  exchange.statusWhenAbandoned = exchange.res.statusCode;
+  exchange.abandoned = true;
   setImmediate(line, exchange);
 }
 
@@ -115,10 +117,12 @@ export function abandon(exchange: Exchange, line: (exchange: Exchange) => void):
  */
 export function statusCodeOf(res: ServerResponse): number | undefined {
   if (res.headersSent) return res.statusCode;
+  // Ended without a head: over HTTP/2, answered after the stream was reset (the request's
+  // 'aborted' comes before the response's 'close' there), so the head could not go out.
+  if (res.writableEnded) return res.statusCode;
   const exchange = current;
   if (exchange === undefined || exchange.res !== res) return undefined;
-  const before = exchange.statusWhenAbandoned;
-  return before !== undefined && (res.writableEnded || res.statusCode !== before)
+  return exchange.abandoned && res.statusCode !== exchange.statusOnArrival
     ? res.statusCode
     : undefined;
 }
