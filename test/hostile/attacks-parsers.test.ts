@@ -358,32 +358,22 @@ const bombs: Record<string, () => Buffer> = {
     }),
 };
 
-const compressors: Record<string, (body: Buffer) => Buffer> = {
-  gzip: (body) => zlib.gzipSync(body),
-  deflate: (body) => zlib.deflateSync(body),
-  br: (body) => zlib.brotliCompressSync(body),
-};
-
 describe('decompression bomb', () => {
   for (const [encoding, make] of Object.entries(bombs)) {
-    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large, as fast as a body at the limit`, async () => {
-      const body = make();
-      const parser = hostile.subject.parsers.json();
-      // The baseline inflates as much as the limit lets the bomb inflate: 100 kB.
-      const atLimit = compressors[encoding]!(Buffer.from(`{"a":"${' '.repeat(100 * 1024 - 8)}"}`));
-      const base = await baseline(parser, {
+    test(`50 MB of zeros in ${encoding} (${encoding === 'br' ? '89 B' : '50 kB'}) answers 413 entity.too.large, having inflated no more than the limit and a chunk`, async () => {
+      const r = await exchange(hostile.subject.parsers.json(), {
         headers: { ...json, 'content-encoding': encoding },
-        body: atLimit,
-      });
-      const r = await exchange(parser, {
-        headers: { ...json, 'content-encoding': encoding },
-        body,
+        body: make(),
       });
       assertHttpError(r.outcome.error, hostile.documented, {
         status: 413,
         type: 'entity.too.large',
       });
-      assertWithinBaseline(r.ms, base, `${encoding} bomb`);
+      // What was inflated before the reader stopped, not how long it took (a timing compared
+      // with a baseline failed under load): the default 100 kB limit and at most one of zlib's
+      // output chunks (16 KiB, 64 KiB for some codings) past it, never the 50 MB.
+      const { received } = r.outcome.error as { received?: number };
+      assert.ok(received !== undefined && received <= 100 * 1024 + 64 * 1024, `${received} bytes`);
     });
   }
 
