@@ -18,14 +18,15 @@ export type TypeFunction = (req: IncomingMessage) => unknown;
 /**
  * Called with the raw body (after inflation, before decoding) once it is read; throwing
  * refuses the request (403 `entity.verify.failed`, or the thrown error's own `status`).
- * `encoding` is the charset the body will be decoded with, or null for the raw parser.
+ * `encoding` is the charset the body will be decoded with (json, text, urlencoded), or null
+ * for the raw parser, which decodes nothing.
+ *
+ * Declared with method syntax, so its parameters are compared bivariantly: a verify written
+ * for `@types/body-parser`, `(req, res, buf, encoding: string) => void`, is accepted.
  */
-export type VerifyFunction = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  buf: Buffer,
-  encoding: string | null,
-) => void;
+export type VerifyFunction<Encoding extends string | null = string | null> = {
+  verify(req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: Encoding): void;
+}['verify'];
 
 /** Options every parser takes. All optional; bad values throw a TypeError at creation. */
 export interface ParserOptions {
@@ -52,6 +53,8 @@ export interface ParserOptions {
 export type ProtoPoisoningAction = 'error' | 'remove' | 'ignore';
 
 export interface JsonOptions extends ParserOptions {
+  /** Checks the raw body before it is parsed; `encoding` is the body's charset. */
+  verify?: VerifyFunction<string> | undefined;
   /** Passed to `JSON.parse` as its second argument. */
   reviver?: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
   /** Only objects and arrays at the top level (default true). */
@@ -67,11 +70,15 @@ export interface JsonOptions extends ParserOptions {
 export type RawOptions = ParserOptions;
 
 export interface TextOptions extends ParserOptions {
+  /** Checks the raw body before it is decoded; `encoding` is the body's charset. */
+  verify?: VerifyFunction<string> | undefined;
   /** Charset when the Content-Type has none (default `'utf-8'`). */
   defaultCharset?: string | undefined;
 }
 
 export interface UrlencodedOptions extends ParserOptions {
+  /** Checks the raw body before it is parsed; `encoding` is the body's charset. */
+  verify?: VerifyFunction<string> | undefined;
   /** Rich nesting with the `qs` grammar (`a[b][]=c`); false: flat keys (default false). */
   extended?: boolean | undefined;
   /** Most parameters in one body (default 1000); more is a 413 `parameters.too.many`. */
