@@ -26,6 +26,7 @@ declare namespace logger {
   export type JsonFormatFactory = types.JsonFormatFactory;
   export type LogStream = types.LogStream;
   export type Logger = types.Logger;
+  export type Next = types.Next;
   export type LoggerMiddleware<
     Req = IncomingMessage,
     Res = ServerResponse,

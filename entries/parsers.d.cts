@@ -8,6 +8,7 @@ declare const parsers: types.Parsers;
 
 declare namespace parsers {
   export type JsonOptions = types.JsonOptions;
+  export type Next = types.Next;
   export type ParserMiddleware = types.ParserMiddleware;
   export type ParserOptions = types.ParserOptions;
   export type Parsers = types.Parsers;

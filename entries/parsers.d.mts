@@ -5,6 +5,7 @@
 import parsers from './parsers.cjs';
 
 export import JsonOptions = parsers.JsonOptions;
+export import Next = parsers.Next;
 export import ParserMiddleware = parsers.ParserMiddleware;
 export import ParserOptions = parsers.ParserOptions;
 export import Parsers = parsers.Parsers;

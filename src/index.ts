@@ -9,5 +9,6 @@ export type { AnyHttpwareError, ErrorDetails, ErrorType, HttpwareErrorOf } from 
 export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
 export { logger, requestId } from './logger/index.js';
 export type * from './logger/types.js';
+export type { Next } from './middleware.js';
 export { parsers } from './parsers/index.js';
 export type * from './parsers/types.js';

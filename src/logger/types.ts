@@ -1,5 +1,6 @@
 // The logger's public types. `src/index.ts` re-exports every one of them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Next } from '../middleware.js';
 
 /** The names of the predefined formats. */
 export type PredefinedFormat = 'combined' | 'common' | 'dev' | 'short' | 'tiny' | 'json' | 'ecs';
@@ -161,7 +162,7 @@ export interface RequestIdOptions {
 export type RequestIdMiddleware<Req = IncomingMessage, Res = ServerResponse> = (
   req: Req,
   res: Res,
-  next: (err?: unknown) => void,
+  next: Next,
 ) => void;
 
 /** `requestId(options)`: creates the request-id middleware. */
@@ -179,7 +180,7 @@ export type RequestIdFactory = <
 export type LoggerMiddleware<Req = IncomingMessage, Res = ServerResponse> = (
   req: Req,
   res: Res,
-  next: (err?: unknown) => void,
+  next: Next,
 ) => void;
 
 /** The `logger` function and its members. */

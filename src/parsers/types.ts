@@ -1,16 +1,13 @@
 // The public types of httpware/parsers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Next } from '../middleware.js';
 
 /**
  * The middleware every factory returns: `(req, res, next)`, accepted by Express 4 and 5,
  * Connect, and callable from a plain node:http handler.
  */
-export type ParserMiddleware = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (err?: unknown) => void,
-) => void;
+export type ParserMiddleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 /** `type` as a function: the request is parsed when it returns a truthy value. */
 export type TypeFunction = (req: IncomingMessage) => unknown;
@@ -55,8 +52,12 @@ export type ProtoPoisoningAction = 'error' | 'remove' | 'ignore';
 export interface JsonOptions extends ParserOptions {
   /** Checks the raw body before it is parsed; `encoding` is the body's charset. */
   verify?: VerifyFunction<string> | undefined;
-  /** Passed to `JSON.parse` as its second argument. */
-  reviver?: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
+  /**
+   * Passed to `JSON.parse` as its second argument, and typed as `JSON.parse` types it (`value`
+   * is `any`), so a reviver written for `JSON.parse` or `@types/body-parser` fits unchanged.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: JSON.parse's own reviver type; `unknown` would refuse revivers written against it
+  reviver?: ((this: any, key: string, value: any) => any) | undefined;
   /** Only objects and arrays at the top level (default true). */
   strict?: boolean | undefined;
   /**
