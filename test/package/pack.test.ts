@@ -142,7 +142,7 @@ describe('the packed package', () => {
     assert.equal(run(process.execPath, ['check.mjs'], scratch), 'esm ok\n');
   });
 
-  test('type-checks from TypeScript in both module systems', () => {
+  test('type-checks from TypeScript in both module systems, without Express types installed in the program', () => {
     writeFileSync(join(scratch, 'esm.ts'), tsEsmCheck);
     writeFileSync(join(scratch, 'cjs.cts'), tsCjsCheck);
     writeFileSync(
