@@ -203,6 +203,14 @@ describe('the packed package', () => {
       ...(wanted['httpware/parsers'] ?? []),
       ...errorTypes,
     ];
+    const byMode = new Map(declarations());
+    for (const specifier of entries) {
+      // ESM reaches by name every type that CommonJS reaches (the @types names included).
+      const cjs = byMode.get('require')?.get(specifier)?.names ?? new Map();
+      const esm = byMode.get('import')?.get(specifier)?.names ?? new Map();
+      const onlyCjs = [...cjs.keys()].filter((name) => !esm.has(name));
+      assert.deepEqual(onlyCjs, [], `${specifier}: names ESM lacks`);
+    }
     for (const [mode, byEntry] of declarations()) {
       for (const [specifier, names] of Object.entries(wanted)) {
         assert.ok(names.length > 10, specifier);
