@@ -1,5 +1,36 @@
-import type { Logger } from '../dist/index.cjs';
+/// <reference path="./request-id.d.ts" />
+// The ESM face of logger.d.cts: the same function, with the same namespace, as the default
+// export, and each of the namespace's types as a named export (so `import { type FormatFn }`
+// and `import * as logger` reach them too).
+import logger from './logger.cjs';
 
-export type * from '../dist/index.cjs';
-export declare const logger: Logger;
+export import BuiltinTokenFn = logger.BuiltinTokenFn;
+export import CompiledFormatFn = logger.CompiledFormatFn;
+export import FormatFn = logger.FormatFn;
+export import JsonFieldFn = logger.JsonFieldFn;
+export import JsonFieldValue = logger.JsonFieldValue;
+export import JsonFields = logger.JsonFields;
+export import JsonFormatFactory = logger.JsonFormatFactory;
+export import LogStream = logger.LogStream;
+export import Logger = logger.Logger;
+export import Next = logger.Next;
+export import LoggerMiddleware = logger.LoggerMiddleware;
+export import LoggerOptions = logger.LoggerOptions;
+export import PredefinedFormat = logger.PredefinedFormat;
+export import RedactOptions = logger.RedactOptions;
+export import RequestIdFactory = logger.RequestIdFactory;
+export import RequestIdMiddleware = logger.RequestIdMiddleware;
+export import RequestIdOptions = logger.RequestIdOptions;
+export import TokenFn = logger.TokenFn;
+export import TokenValue = logger.TokenValue;
+export import Tokens = logger.Tokens;
+export import StreamOptions = logger.StreamOptions;
+export import Options = logger.Options;
+export import TokenIndexer = logger.TokenIndexer;
+export import TokenCallbackFn = logger.TokenCallbackFn;
+export import Morgan = logger.Morgan;
+export declare const compile: logger.Logger['compile'];
+export declare const format: logger.Logger['format'];
+export declare const token: logger.Logger['token'];
+export { logger };
 export default logger;

@@ -1,9 +1,31 @@
-import type { Parsers } from '../dist/index.cjs';
+/// <reference path="./raw-body.d.ts" />
+// The ESM face of parsers.d.cts: the same object, with the same namespace, as the default
+// export, its four parsers as named exports, and each of the namespace's types as a named
+// export (so `import { type JsonOptions }` and `import * as parsers` reach them too).
+import parsers from './parsers.cjs';
 
-export type * from '../dist/index.cjs';
-export declare const parsers: Parsers;
-export declare const json: Parsers['json'];
-export declare const raw: Parsers['raw'];
-export declare const text: Parsers['text'];
-export declare const urlencoded: Parsers['urlencoded'];
+export import JsonOptions = parsers.JsonOptions;
+export import Next = parsers.Next;
+export import ParserMiddleware = parsers.ParserMiddleware;
+export import ParserOptions = parsers.ParserOptions;
+export import Parsers = parsers.Parsers;
+export import ProtoPoisoningAction = parsers.ProtoPoisoningAction;
+export import RawOptions = parsers.RawOptions;
+export import RequestWithBody = parsers.RequestWithBody;
+export import RequestWithValidatedBody = parsers.RequestWithValidatedBody;
+export import TextOptions = parsers.TextOptions;
+export import TypeFunction = parsers.TypeFunction;
+export import Untrusted = parsers.Untrusted;
+export import UrlencodedOptions = parsers.UrlencodedOptions;
+export import VerifyFunction = parsers.VerifyFunction;
+export import BodyParser = parsers.BodyParser;
+export import Options = parsers.Options;
+export import OptionsJson = parsers.OptionsJson;
+export import OptionsText = parsers.OptionsText;
+export import OptionsUrlencoded = parsers.OptionsUrlencoded;
+export declare const json: parsers.Parsers['json'];
+export declare const raw: parsers.Parsers['raw'];
+export declare const text: parsers.Parsers['text'];
+export declare const urlencoded: parsers.Parsers['urlencoded'];
+export { parsers };
 export default parsers;

@@ -129,7 +129,9 @@ export class HttpwareError<T extends ErrorType = ErrorType> extends Error {
     init(this, type, details, options);
   }
 
-  static override [Symbol.hasInstance](value: unknown): boolean {
+  // The predicate makes `err instanceof HttpwareError` narrow `err` to the union of every kind,
+  // so `err.type` is a stable type and a check on it narrows the details.
+  static override [Symbol.hasInstance](value: unknown): value is AnyHttpwareError {
     return typeof value === 'object' && value !== null && branded.has(value);
   }
 }

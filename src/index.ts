@@ -1,8 +1,14 @@
 // The package's root entry: re-exports only.
+//
+// The error types are listed by name: the bundled declarations turn a class or a function
+// re-exported with `export type` into a value, and every value the types declare must exist at
+// runtime (test/package checks it). `HttpwareSyntaxError` stays internal for that reason:
+// `HttpwareErrorOf<'entity.parse.failed'>` is its public type.
 
-export type * from './errors.js';
+export type { AnyHttpwareError, ErrorDetails, ErrorType, HttpwareErrorOf } from './errors.js';
 export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
 export { logger, requestId } from './logger/index.js';
 export type * from './logger/types.js';
+export type { Next } from './middleware.js';
 export { parsers } from './parsers/index.js';
 export type * from './parsers/types.js';

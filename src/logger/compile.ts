@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField } from './escape.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from './token-registry.js';
 import { boundBuiltin, NOTHING_TO_ESCAPE } from './tokens.js';
-import type { FormatFn, TokenFn, Tokens } from './types.js';
+import type { CompiledFormatFn, TokenFn, Tokens } from './types.js';
 import { warnOncePerKey } from './warnings.js';
 
 /**
@@ -170,7 +170,7 @@ export function declareTokenNames(format: Function, names: readonly string[]): v
 }
 
 /** Compiles a format string into a format function `(tokens, req, res) => line`. */
-export function compile(format: string): FormatFn {
+export function compile(format: string): CompiledFormatFn {
   if (typeof format !== 'string') {
     throw new TypeError('argument format must be a string');
   }

@@ -1,5 +1,6 @@
 // The logger's public types. `src/index.ts` re-exports every one of them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Next } from '../middleware.js';
 
 /** The names of the predefined formats. */
 export type PredefinedFormat = 'combined' | 'common' | 'dev' | 'short' | 'tiny' | 'json' | 'ecs';
@@ -71,6 +72,13 @@ export type FormatFn<Req = IncomingMessage, Res = ServerResponse> = (
   req: Req,
   res: Res,
 ) => string | object | null | undefined;
+
+/** A format function made from a format string by `logger.compile`: it always makes a line. */
+export type CompiledFormatFn<Req = IncomingMessage, Res = ServerResponse> = (
+  tokens: Tokens,
+  req: Req,
+  res: Res,
+) => string;
 
 /** Where lines go: anything with a `write` method (a Writable, a file or rotating stream). */
 export interface LogStream {
@@ -154,7 +162,7 @@ export interface RequestIdOptions {
 export type RequestIdMiddleware<Req = IncomingMessage, Res = ServerResponse> = (
   req: Req,
   res: Res,
-  next: (err?: unknown) => void,
+  next: Next,
 ) => void;
 
 /** `requestId(options)`: creates the request-id middleware. */
@@ -172,7 +180,7 @@ export type RequestIdFactory = <
 export type LoggerMiddleware<Req = IncomingMessage, Res = ServerResponse> = (
   req: Req,
   res: Res,
-  next: (err?: unknown) => void,
+  next: Next,
 ) => void;
 
 /** The `logger` function and its members. */
@@ -195,8 +203,14 @@ export interface Logger {
     Req extends IncomingMessage = IncomingMessage,
     Res extends ServerResponse = ServerResponse,
   >(name: string, format: string | FormatFn<Req, Res>): Logger;
-  /** Compiles a format string into a format function of three parameters. */
-  compile(format: string): FormatFn;
+  /**
+   * Compiles a format string into a function of `(tokens, req, res)` returning the line. Its
+   * type parameters only type the request and response the result is called with.
+   */
+  compile<
+    Req extends IncomingMessage = IncomingMessage,
+    Res extends ServerResponse = ServerResponse,
+  >(format: string): CompiledFormatFn<Req, Res>;
   /** Makes a format function writing one JSON object per line from a map of fields. */
   readonly json: JsonFormatFactory;
   /** The request-id middleware (also exported as `requestId`). */

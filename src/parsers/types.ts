@@ -1,16 +1,13 @@
 // The public types of httpware/parsers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Next } from '../middleware.js';
 
 /**
  * The middleware every factory returns: `(req, res, next)`, accepted by Express 4 and 5,
  * Connect, and callable from a plain node:http handler.
  */
-export type ParserMiddleware = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (err?: unknown) => void,
-) => void;
+export type ParserMiddleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
 /** `type` as a function: the request is parsed when it returns a truthy value. */
 export type TypeFunction = (req: IncomingMessage) => unknown;
@@ -18,14 +15,15 @@ export type TypeFunction = (req: IncomingMessage) => unknown;
 /**
  * Called with the raw body (after inflation, before decoding) once it is read; throwing
  * refuses the request (403 `entity.verify.failed`, or the thrown error's own `status`).
- * `encoding` is the charset the body will be decoded with, or null for the raw parser.
+ * `encoding` is the charset the body will be decoded with (json, text, urlencoded), or null
+ * for the raw parser, which decodes nothing.
+ *
+ * Declared with method syntax, so its parameters are compared bivariantly: a verify written
+ * for `@types/body-parser`, `(req, res, buf, encoding: string) => void`, is accepted.
  */
-export type VerifyFunction = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  buf: Buffer,
-  encoding: string | null,
-) => void;
+export type VerifyFunction<Encoding extends string | null = string | null> = {
+  verify(req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: Encoding): void;
+}['verify'];
 
 /** Options every parser takes. All optional; bad values throw a TypeError at creation. */
 export interface ParserOptions {
@@ -52,8 +50,14 @@ export interface ParserOptions {
 export type ProtoPoisoningAction = 'error' | 'remove' | 'ignore';
 
 export interface JsonOptions extends ParserOptions {
-  /** Passed to `JSON.parse` as its second argument. */
-  reviver?: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
+  /** Checks the raw body before it is parsed; `encoding` is the body's charset. */
+  verify?: VerifyFunction<string> | undefined;
+  /**
+   * Passed to `JSON.parse` as its second argument, and typed as `JSON.parse` types it (`value`
+   * is `any`), so a reviver written for `JSON.parse` or `@types/body-parser` fits unchanged.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: JSON.parse's own reviver type; `unknown` would refuse revivers written against it
+  reviver?: ((this: any, key: string, value: any) => any) | undefined;
   /** Only objects and arrays at the top level (default true). */
   strict?: boolean | undefined;
   /**
@@ -67,11 +71,15 @@ export interface JsonOptions extends ParserOptions {
 export type RawOptions = ParserOptions;
 
 export interface TextOptions extends ParserOptions {
+  /** Checks the raw body before it is decoded; `encoding` is the body's charset. */
+  verify?: VerifyFunction<string> | undefined;
   /** Charset when the Content-Type has none (default `'utf-8'`). */
   defaultCharset?: string | undefined;
 }
 
 export interface UrlencodedOptions extends ParserOptions {
+  /** Checks the raw body before it is parsed; `encoding` is the body's charset. */
+  verify?: VerifyFunction<string> | undefined;
   /** Rich nesting with the `qs` grammar (`a[b][]=c`); false: flat keys (default false). */
   extended?: boolean | undefined;
   /** Most parameters in one body (default 1000); more is a 413 `parameters.too.many`. */

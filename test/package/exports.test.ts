@@ -26,8 +26,10 @@ test('the logger entry is the logger function, with token, compile, format, json
   const cjs = require('httpware/logger') as Record<string, unknown>;
   assert.equal(typeof cjs, 'function');
   const esm = await import('httpware/logger');
-  assert.deepEqual(Object.keys(esm).sort(), ['default', 'logger']);
+  // compile, format and token: the named exports morgan has under Node's ESM.
+  assert.deepEqual(Object.keys(esm).sort(), ['compile', 'default', 'format', 'logger', 'token']);
   assert.equal(esm.default, cjs);
+  assert.deepEqual([esm.compile, esm.format, esm.token], [cjs.compile, cjs.format, cjs.token]);
   for (const member of ['token', 'compile', 'format', 'json', 'requestId']) {
     assert.equal(typeof cjs[member], 'function');
   }

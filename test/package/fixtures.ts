@@ -121,3 +121,20 @@ const log = logger('short', { immediate: true });
 const form = parsers.urlencoded({ parameterLimit: 10 });
 void [kind, same, log, form];
 `;
+
+/**
+ * Reads `[{ mode, specifier, path }]` as JSON on stdin and prints, for each, the `typeof` of
+ * what `import` (mode `import`) or `require` (any other mode) gives at that path.
+ */
+export const runtimeTypeofProbe = `import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+const require = createRequire(import.meta.url);
+const wanted = JSON.parse(readFileSync(0, 'utf8'));
+const seen = [];
+for (const { mode, specifier, path } of wanted) {
+  let value = mode === 'import' ? await import(specifier) : require(specifier);
+  for (const key of path) value = value == null ? undefined : value[key];
+  seen.push(typeof value);
+}
+process.stdout.write(JSON.stringify(seen));
+`;

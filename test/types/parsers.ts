@@ -7,6 +7,7 @@ import express4 from 'express4';
 import {
   type AnyHttpwareError,
   type ErrorType,
+  HttpwareError,
   isHttpwareError,
   type JsonOptions,
   type ParserMiddleware,
@@ -81,6 +82,38 @@ types('public types', () => {
     };
     const narrowed = (e: AnyHttpwareError) => (e.type === 'encoding.unsupported' ? e.encoding : '');
     void [handle, narrowed];
+  });
+
+  types('instanceof HttpwareError narrows like isHttpwareError', () => {
+    const handle = (err: unknown): number | undefined => {
+      if (!(err instanceof HttpwareError)) return undefined;
+      expectType<Equal<typeof err, AnyHttpwareError>>(true);
+      expectType<Equal<typeof err.status, number>>(true);
+      return err.type === 'entity.too.large' ? err.limit : err.status;
+    };
+    void handle;
+  });
+
+  types('verify sees a charset for the text parsers and may see null for raw', () => {
+    parsers.json({
+      verify: (_req, _res, _buf, encoding) => expectType<Equal<typeof encoding, string>>(true),
+    });
+    parsers.urlencoded({ verify: (_req, _res, _buf, encoding) => encoding.toUpperCase() });
+    parsers.raw({
+      verify: (_req, _res, _buf, encoding) =>
+        expectType<Equal<typeof encoding, string | null>>(true),
+    });
+    // A verify typed as @types/body-parser types it fits every parser, raw included.
+    const typedForStrings = (
+      _req: http.IncomingMessage,
+      _res: http.ServerResponse,
+      _buf: Buffer,
+      encoding: string,
+    ) => void encoding;
+    parsers.raw({ verify: typedForStrings });
+    parsers.text({ verify: typedForStrings });
+    // @ts-expect-error: the body is a Buffer
+    parsers.json({ verify: (_req, _res, buf: string) => void buf });
   });
 
   types('the typed body is untrusted until validated', () => {

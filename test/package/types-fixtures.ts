@@ -1,0 +1,231 @@
+// TypeScript consumers of the packed package, type-checked in the scratch project.
+//
+// The @types snippets are code as a user of `@types/morgan` and `@types/body-parser` writes it
+// (our own code, in the usual import styles). Each is compiled twice: importing 'morgan' and
+// 'body-parser', which proves it is valid @types code, and importing httpware's entries, which
+// proves a project switches by changing the import source only.
+
+/** The import styles of @types users; `express` is imported in the same style. */
+export type ImportStyle = 'require' | 'default' | 'star';
+
+function header(style: ImportStyle, name: string, source: string): string {
+  if (style === 'require') {
+    return `import ${name} = require('${source}');\nimport express = require('express');\n`;
+  }
+  if (style === 'default')
+    return `import ${name} from '${source}';\nimport express from 'express';\n`;
+  return `import * as ${name} from '${source}';\nimport * as express from 'express';\n`;
+}
+
+/** Code written against @types/morgan, importing the logger from `source`. */
+export function morganSnippet(style: ImportStyle, source: string): string {
+  return `${header(style, 'morgan', source)}import type { IncomingMessage, ServerResponse } from 'node:http';
+
+type Req = express.Request;
+type Res = express.Response;
+
+const stream: morgan.StreamOptions = {
+  write: (line: string) => {
+    process.stdout.write(line);
+  },
+};
+const options: morgan.Options<Req, Res> = {
+  stream,
+  immediate: false,
+  skip: (_req: Req, res: Res) => res.statusCode < 400,
+};
+const jsonLine: morgan.FormatFn<Req, Res> = (tokens, req, res) =>
+  JSON.stringify({
+    method: tokens['method']?.(req, res),
+    status: Number(tokens['status']?.(req, res)),
+    length: tokens['res']?.(req, res, 'content-length'),
+  });
+const idToken: morgan.TokenCallbackFn<Req, Res> = (req) => req.get('x-request-id');
+const plainLine = (tokens: morgan.TokenIndexer, req: IncomingMessage, res: ServerResponse) =>
+  [tokens['method']?.(req, res), tokens['url']?.(req, res)].join(' ');
+
+const chained: morgan.Morgan<Req, Res> = morgan.token('id', idToken);
+morgan.token<Req, Res>('route', (req) => req.route?.path);
+morgan.format('app', ':id :method :url :status');
+morgan.format<Req, Res>('app-json', jsonLine);
+const compiled: morgan.FormatFn = morgan.compile(':method :url');
+
+const app = express();
+app.use(morgan('combined', options));
+app.use(morgan('app', { stream }));
+app.use(morgan(jsonLine, { stream, buffer: false }));
+app.use(morgan(plainLine));
+const handler = morgan('tiny');
+export function run(req: Req, res: Res, done: (err?: Error) => void): void {
+  handler(req, res, done);
+}
+void [chained, compiled];
+`;
+}
+
+/** Code written against @types/body-parser, importing the parsers from `source`. */
+export function bodyParserSnippet(style: ImportStyle, source: string): string {
+  return `${header(style, 'bodyParser', source)}import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextHandleFunction } from 'connect';
+
+function checkSignature(
+  req: IncomingMessage,
+  _res: ServerResponse,
+  buf: Buffer,
+  encoding: string,
+): void {
+  if (req.headers['x-signature'] !== buf.toString(encoding === 'utf-8' ? 'hex' : 'base64')) {
+    throw new Error('bad signature');
+  }
+}
+
+const base: bodyParser.Options = {
+  inflate: true,
+  limit: '1mb',
+  type: ['application/octet-stream', 'application/pdf'],
+  verify: checkSignature,
+};
+const jsonOptions: bodyParser.OptionsJson = {
+  strict: true,
+  limit: 100_000,
+  type: (req: IncomingMessage) => req.headers['content-type'] === 'application/vnd.api+json',
+  reviver: (key: string, value: any) => (key === 'at' ? new Date(value) : value),
+  verify(req, res, buf, encoding) {
+    checkSignature(req, res, buf, encoding);
+  },
+};
+const textOptions: bodyParser.OptionsText = { defaultCharset: 'utf-8', type: 'text/*' };
+const formOptions: bodyParser.OptionsUrlencoded = {
+  extended: true,
+  parameterLimit: 100,
+  verify: (_req, _res, buf: Buffer, encoding: string) => {
+    if (buf.length === 0 || encoding === '') throw new Error('empty');
+  },
+};
+const parsers: bodyParser.BodyParser = bodyParser;
+const json: NextHandleFunction = parsers.json(jsonOptions);
+
+const app = express();
+app.use(json);
+app.use(bodyParser.raw(base));
+app.use(bodyParser.text(textOptions));
+app.use(bodyParser.urlencoded(formOptions));
+app.use('/api', bodyParser.json(), bodyParser.urlencoded({ extended: false }));
+app.post('/', (req: express.Request, res: express.Response) => {
+  res.json(req.body);
+});
+`;
+}
+
+/** ESM only: the named imports morgan and body-parser have in Node's ESM. */
+export function esmNamedSnippet(logger: string, parsers: string): string {
+  return `import { compile, format, token } from '${logger}';
+import { json, raw, text, urlencoded } from '${parsers}';
+import type * as morgan from '${logger}';
+import type * as bodyParser from '${parsers}';
+
+const stream: morgan.StreamOptions = { write: () => undefined };
+const options: bodyParser.OptionsJson = { strict: false };
+void [stream, options];
+
+token('host', (req) => req.headers.host);
+format('hosts', ':host :url');
+const line = compile(':method');
+const middleware = [json(), raw(), text(), urlencoded({ extended: true })];
+void [line, middleware];
+`;
+}
+
+/**
+ * httpware's own promises to TypeScript users, in one module system (`express` imported by
+ * `expressImport`): type-only names beside the default import, `req.id` and `req.rawBody` on
+ * Express's Request, `instanceof HttpwareError` narrowing, and misuse refused.
+ */
+export function httpwareSnippet(expressImport: string): string {
+  return `${expressImport}
+import logger, { type FormatFn, type LoggerOptions, type StreamOptions } from 'httpware/logger';
+import parsers, { type JsonOptions, type OptionsJson } from 'httpware/parsers';
+import * as root from 'httpware';
+import { HttpwareError, type ErrorType } from 'httpware';
+
+const format: FormatFn<express.Request, express.Response> = (tokens, req, res) =>
+  [req.id, tokens.method(req, res)].join(' ');
+const stream: StreamOptions = { write: () => true };
+const loggerOptions: LoggerOptions = { stream };
+const jsonOptions: JsonOptions & OptionsJson = { rawBody: true, limit: '10kb' };
+
+const app = express();
+app.use(logger.requestId(), logger(format, loggerOptions), parsers.json(jsonOptions));
+app.post('/hook', (req, res) => {
+  const id: string | undefined = req.id;
+  const raw: Buffer | undefined = req.rawBody;
+  // @ts-expect-error rawBody is a Buffer, not a string
+  const text: string | undefined = req.rawBody;
+  // @ts-expect-error the request id is a string
+  const numeric: number | undefined = req.id;
+  res.json({ id, size: raw?.length, text, numeric });
+});
+app.use((err: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+  if (!(err instanceof HttpwareError)) return next(err);
+  const type: ErrorType = err.type;
+  const status: number = err.status;
+  if (err.type === 'entity.too.large') {
+    const limit: number = err.limit;
+    void limit;
+  }
+  // @ts-expect-error not a type httpware raises
+  if (err.type === 'entity.unknown') return next(err);
+  // @ts-expect-error status is a number
+  const statusText: string = err.status;
+  res.status(status).json({ type, statusText });
+});
+
+// @ts-expect-error verify's body is a Buffer
+parsers.json({ verify: (_req, _res, buf: string) => void buf });
+// @ts-expect-error a raw body has no charset: encoding may be null
+parsers.raw({ verify: (_req, _res, _buf, encoding: number) => void encoding });
+// @ts-expect-error createError is not part of the package
+void root.createError;
+// @ts-expect-error HttpwareSyntaxError is not a value of the package
+void root.HttpwareSyntaxError;
+// @ts-expect-error a format is a string or a function
+logger(42);
+`;
+}
+
+/** A program that imports only the logger: it has `req.id` and not `req.rawBody`. */
+export const loggerOnlySnippet = `import express from 'express';
+import logger from 'httpware/logger';
+
+const app = express();
+app.use(logger.requestId());
+app.get('/', (req, res) => {
+  // @ts-expect-error rawBody comes with httpware/parsers, which this program does not import
+  const raw = req.rawBody;
+  res.send(req.id ?? String(raw));
+});
+`;
+
+/** The consumer project's compiler options: strict, exact optional properties, node16. */
+export const node16Options = {
+  module: 'node16',
+  moduleResolution: 'node16',
+  target: 'ES2022',
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noEmit: true,
+  skipLibCheck: false,
+  types: ['node'],
+};
+
+/** A classic CommonJS project: node10 resolution and no `esModuleInterop`, for `import * as`. */
+export const classicOptions = {
+  module: 'commonjs',
+  moduleResolution: 'node',
+  target: 'ES2020',
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  types: ['node'],
+};
