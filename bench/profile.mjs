@@ -24,6 +24,7 @@ const variants = wanted.length
       'parsers:json-100b',
       'parsers:json-10kb',
       'parsers:urlencoded-flat',
+      'parsers:urlencoded-browser',
       'parsers:urlencoded-nested',
       'parsers:text-10kb',
       'parsers:raw-1mb',

@@ -450,6 +450,7 @@ export async function parsersInProcess(options, log) {
     ),
     vsFloor('json-100b', 1.15),
     vsFloor('urlencoded-flat', 1.15),
+    vsFloor('urlencoded-browser', 1.15),
     vsFloor('gzip-json-10kb', 1.2),
     target(
       'parsers.inproc.urlencoded-nested-vs-body-parser',

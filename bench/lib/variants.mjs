@@ -115,6 +115,17 @@ const flatForm = Array.from(
   (_, i) => `field${i}=${encodeURIComponent(`value number ${i} & more`)}`,
 ).join('&');
 
+// 20 flat fields as a browser sends them (the URL Standard's urlencoded serializer, which
+// URLSearchParams implements): `+` for spaces, every other byte outside `*-._` and the
+// alphanumerics as %XX of its UTF-8, so every fourth value's `ünï@code` is
+// `%C3%BCn%C3%AF%40code`.
+const browserForm = new URLSearchParams(
+  Array.from({ length: 20 }, (_, i) => [
+    `field${i}`,
+    i % 4 === 0 ? `value ünï@code ${i} & more` : `value number ${i} & more`,
+  ]),
+).toString();
+
 const nestedForm = [
   'user[name]=Alice%20Smith',
   'user[email]=alice%40example.com',
@@ -158,6 +169,12 @@ const CASES = {
     kind: 'urlencoded',
     type: 'application/x-www-form-urlencoded',
     body: () => Buffer.from(flatForm),
+    extended: false,
+  },
+  'urlencoded-browser': {
+    kind: 'urlencoded',
+    type: 'application/x-www-form-urlencoded',
+    body: () => Buffer.from(browserForm),
     extended: false,
   },
   'urlencoded-nested': {

@@ -43,6 +43,25 @@ const pieces = [
   '%4',
   '%E9',
   '%C3%A9',
+  '%c3%a9',
+  // UTF-8 escapes as browsers write them (2, 3 and 4 bytes, the last a surrogate pair), then
+  // sequences decodeURIComponent refuses (the value is then kept as written): cut short, a
+  // lone continuation byte, overlong forms, an encoded surrogate, past U+10FFFF, a byte no
+  // UTF-8 has. Together with `+` and `%` they also make broken sequences (`%E2+%82`).
+  '%E2%82%AC',
+  '%F0%9F%98%80',
+  '%E2%82',
+  '%BF',
+  '%C0%AF',
+  '%E0%80%AF',
+  '%F0%80%80%AF',
+  '%ED%A0%80',
+  '%F4%90%80%80',
+  '%F5',
+  '%EF%BB%BF',
+  '%2B',
+  '%25',
+  'é',
   '%zz',
   '%',
   '__proto__',
@@ -58,6 +77,14 @@ const pieces = [
 ];
 
 const body = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((p) => p.join(''));
+
+// Forms as a browser encodes them (URLSearchParams is the URL Standard's serializer): `+` for
+// spaces, everything else outside `*-._` and the alphanumerics as UTF-8 escapes, any text.
+const browserForm = fc
+  .array(fc.tuple(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary' })), {
+    maxLength: 8,
+  })
+  .map((pairs) => new URLSearchParams(pairs).toString());
 
 // Forms of more than 100 parameters, which httpware splits itself before qs sees them.
 const longCombos = combos.map((c) => ({ ...c, parameterLimit: 1000 }));
@@ -123,6 +150,10 @@ describe('urlencoded equivalence with body-parser', () => {
 
   it('gives the same body or error for random forms', async () => {
     await sameAsBodyParser(body, () => [ours, theirs], 300);
+  });
+
+  it('gives the same body or error for forms as browsers encode them', async () => {
+    await sameAsBodyParser(browserForm, () => [ours, theirs], 200);
   });
 
   it('gives the same body or error for random forms of over 100 parameters', async () => {

@@ -113,6 +113,71 @@ describe('parsers.urlencoded', () => {
     assertError(result, 413, 'parameters.too.many', 'too many parameters');
   });
 
+  it('decodes a form as browsers send it: + for spaces, UTF-8 escapes', async () => {
+    const form =
+      'name=J%C3%BCrgen+M%C3%BCller&note=caf%C3%A9+%26+cr%C3%A8me+%E2%82%AC+%F0%9F%98%80';
+    assertBody(await exchange(parsers.urlencoded(), FORM, form), {
+      name: 'Jürgen Müller',
+      note: 'café & crème € 😀',
+    });
+  });
+
+  it('reads + in a key as a space', async () => {
+    assertBody(await exchange(parsers.urlencoded(), FORM, 'first+name=Ann'), {
+      'first name': 'Ann',
+    });
+  });
+
+  it('reads %2B as a plus sign, not a space', async () => {
+    assertBody(await exchange(parsers.urlencoded(), FORM, 'sum=1%2B1+%3D+2'), { sum: '1+1 = 2' });
+  });
+
+  it('keeps a value whose escapes are not UTF-8 as written, its + still a space', async () => {
+    // decodeURIComponent refuses the whole value: Latin-1, an encoded surrogate, a sequence cut
+    // short or broken by a character, an overlong form, past U+10FFFF, a byte no UTF-8 has.
+    const form = [
+      'a=caf%E9+au+lait',
+      'b=%ED%A0%80+x',
+      'c=%E2%82+x',
+      'd=%C3xA9+x',
+      'e=%C0%AF+x',
+      'f=%F4%90%80%80+x',
+      'g=%F5%80%80%80+x',
+    ].join('&');
+    assertBody(await exchange(parsers.urlencoded(), FORM, form), {
+      a: 'caf%E9 au lait',
+      b: '%ED%A0%80 x',
+      c: '%E2%82 x',
+      d: '%C3xA9 x',
+      e: '%C0%AF x',
+      f: '%F4%90%80%80 x',
+      g: '%F5%80%80%80 x',
+    });
+  });
+
+  it('keeps a value with a malformed escape as written, its + still a space', async () => {
+    const form = 'a=50+%25+%&b=%6g+x&c=x+%4';
+    assertBody(await exchange(parsers.urlencoded(), FORM, form), {
+      a: '50 %25 %',
+      b: '%6g x',
+      c: 'x %4',
+    });
+  });
+
+  it('decodes a value with characters sent unescaped beside + and escapes', async () => {
+    const form = 'note=caf%C3%A9+au+lait,+%E2%82%AC+3+(était+2+€)&k=%E2%82%AC+Ā';
+    assertBody(await exchange(parsers.urlencoded(), FORM, form), {
+      note: 'café au lait, € 3 (était 2 €)',
+      k: '€ Ā',
+    });
+  });
+
+  it('decodes a long browser-encoded value', async () => {
+    const value = 'ünï@code & more '.repeat(1000);
+    const form = new URLSearchParams({ text: value }).toString();
+    assertBody(await exchange(parsers.urlencoded(), FORM, form), { text: value });
+  });
+
   it('decodes an iso-8859-1 form', async () => {
     const result = await exchange(
       parsers.urlencoded(),
