@@ -8,7 +8,7 @@
 const PARSERS = ['test/parsers/', 'test/unit/parsers'];
 const LOGGER = ['test/logger/', 'test/unit/logger'];
 const READ = 'src/parsers/read-body.ts';
-const TIMING = 'src/logger/timing.ts';
+const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
@@ -349,20 +349,20 @@ export const mutants = [
   // The logger.
   logger(
     'escape: U+2028 and U+2029 pass the fast check',
-    'src/logger/escape.ts',
+    'src/logger/core/escape.ts',
     'const UNSAFE = /[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029"\\\\]/;',
     'const UNSAFE = /[\\u0000-\\u001f\\u007f-\\u009f"\\\\]/;',
   ),
   logger(
     'escape: C1 controls kept',
-    'src/logger/escape.ts',
+    'src/logger/core/escape.ts',
     'const UNSAFE_ALL = /[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029"\\\\]/g;',
     'const UNSAFE_ALL = /[\\u0000-\\u001f\\u007f\\u2028\\u2029"\\\\]/g;',
   ),
-  logger('escape: quotes kept', 'src/logger/escape.ts', `'"': '\\\\"',`, `'"': '"',`),
+  logger('escape: quotes kept', 'src/logger/core/escape.ts', `'"': '\\\\"',`, `'"': '"',`),
   logger(
     'stream: an error event is not caught',
-    'src/logger/stream.ts',
+    'src/logger/core/stream.ts',
     'if (guarded.has(stream) || !isEmitter(stream)) return;',
     'return;',
   ),
@@ -417,25 +417,25 @@ export const mutants = [
   ),
   logger(
     'tokens: an unknown token throws',
-    'src/logger/compile.ts',
+    'src/logger/text/compile.ts',
     '  if (fn === undefined) {\n    // morgan throws',
     '  if (fn === undefined) {\n    throw new Error(part.name);\n    // morgan throws',
   ),
   logger(
     'format: a predefined line ignores a replaced built-in token',
-    'src/logger/predefined-lines.ts',
+    'src/logger/text/predefined-lines.ts',
     '    if (!allBuiltin) return compiled(tokens, req, res);\n',
     '',
   ),
   logger(
     'format: a built-in token that throws loses the predefined line',
-    'src/logger/predefined-lines.ts',
+    'src/logger/text/predefined-lines.ts',
     '    } catch {\n      return compiled(tokens, req, res);\n    }',
     '    } catch (err) {\n      throw err;\n    }',
   ),
   logger(
     'basic-auth: a password with a line break is accepted',
-    'src/logger/basic-auth.ts',
+    'src/logger/core/basic-auth.ts',
     'const USER_PASS = /^([^:]*):(.*)$/;',
     'const USER_PASS = /^([^:]*):([^]*)$/;',
   ),

@@ -2,11 +2,11 @@
 // with exactly the spec's strings.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { compile, declareTokenNames, tokenNamesOf } from './compile.js';
-import { jsonFormat } from './json.js';
-import { jsonPresets } from './json-presets.js';
-import { directFormat, predefinedLines } from './predefined-lines.js';
-import { statusCodeOf } from './timing.js';
+import { statusCodeOf } from './core/timing.js';
+import { jsonFormat } from './json/format.js';
+import { jsonPresets } from './json/presets.js';
+import { compile, declareTokenNames, tokenNamesOf } from './text/compile.js';
+import { directFormat, predefinedLines } from './text/predefined-lines.js';
 import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
 
 const formatRegistry = new Map<string, FormatFn>();

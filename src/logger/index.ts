@@ -3,15 +3,11 @@
 
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bufferedStream, bufferInterval, warnBufferDeprecated } from './buffer.js';
-import { compile, tokenNamesOf } from './compile.js';
-import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
-import { formatForLogger, jsonFormat } from './json.js';
-import { jsonPresets } from './json-presets.js';
-import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './redact.js';
-import { tokensFor } from './redacting-registry.js';
-import { requestId } from './request-id.js';
-import { guardStreamErrors } from './stream.js';
+import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
+import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
+import { tokensFor } from './core/redacting-registry.js';
+import { requestId } from './core/request-id.js';
+import { guardStreamErrors } from './core/stream.js';
 import {
   abandon,
   arrive,
@@ -23,11 +19,15 @@ import {
   onClose,
   socketAddress,
   watchHead,
-} from './timing.js';
-import { defineToken, isBuiltinDefinition, registryVersion } from './token-registry.js';
-import { HEAD_TOKENS } from './tokens.js';
+} from './core/timing.js';
+import { defineToken, isBuiltinDefinition, registryVersion } from './core/token-registry.js';
+import { HEAD_TOKENS } from './core/tokens.js';
+import { onceWarning } from './core/warnings.js';
+import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
+import { formatForLogger, jsonFormat } from './json/format.js';
+import { jsonPresets } from './json/presets.js';
+import { compile, tokenNamesOf } from './text/compile.js';
 import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
-import { onceWarning } from './warnings.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { setClock } from '../../src/logger/timing.js';
+import { setClock } from '../../src/logger/core/timing.js';
 import { captureLines, type LineCapture } from './lines.js';
 import {
   type Framework,

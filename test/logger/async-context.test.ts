@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { describe, it } from 'node:test';
+import { builtinTokens } from '../../src/logger/core/tokens.js';
 import { logger } from '../../src/logger/index.js';
-import { builtinTokens } from '../../src/logger/tokens.js';
 import { type Handler, type Middleware, send } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';
 

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, it } from 'node:test';
+import { builtinTokens } from '../../src/logger/core/tokens.js';
 import { logger } from '../../src/logger/index.js';
-import { builtinTokens } from '../../src/logger/tokens.js';
 import type { TokenFn } from '../../src/logger/types.js';
 import { frameworks, type Middleware, send } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';

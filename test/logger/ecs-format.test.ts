@@ -2,8 +2,8 @@
 // and event.duration in nanoseconds.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { requestId } from '../../src/logger/core/request-id.js';
 import { logger } from '../../src/logger/index.js';
-import { requestId } from '../../src/logger/request-id.js';
 import { frameworks, send } from '../helpers/index.js';
 import { fixTime, loggedServer } from '../helpers/logger.js';
 

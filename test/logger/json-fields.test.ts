@@ -2,8 +2,8 @@
 // maps, custom tokens, creation errors, failing fields, named formats and extended presets.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { builtinTokens } from '../../src/logger/core/tokens.js';
 import { logger } from '../../src/logger/index.js';
-import { builtinTokens } from '../../src/logger/tokens.js';
 import type { JsonFields, TokenFn } from '../../src/logger/types.js';
 import { send } from '../helpers/index.js';
 import { fixTime, loggedServer } from '../helpers/logger.js';

@@ -3,8 +3,8 @@
 // every line reports the same :response-time.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { setClock } from '../../src/logger/core/timing.js';
 import { logger } from '../../src/logger/index.js';
-import { setClock } from '../../src/logger/timing.js';
 import { captureLines, type Middleware, send, startServer } from '../helpers/index.js';
 
 let restoreClock: (() => number) | null = null;

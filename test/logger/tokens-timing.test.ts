@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { builtinTokens } from '../../src/logger/core/tokens.js';
 import { logger } from '../../src/logger/index.js';
-import { builtinTokens } from '../../src/logger/tokens.js';
 import type { TokenFn } from '../../src/logger/types.js';
 import { frameworks, type Handler, send } from '../helpers/index.js';
 import { fixTime, loggedServer } from '../helpers/logger.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { basicAuthUser } from '../../src/logger/basic-auth.js';
+import { basicAuthUser } from '../../src/logger/core/basic-auth.js';
 import { fc } from '../helpers/properties.js';
 
 const basicAuth = createRequire(import.meta.url)('basic-auth') as {

@@ -1,7 +1,7 @@
 // Date renderings of :date, and the once-a-second cache.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clfDate, formatDate } from '../../src/logger/clf-date.js';
+import { clfDate, formatDate } from '../../src/logger/core/clf-date.js';
 
 describe('clfDate', () => {
   it('pads day, hours, minutes and seconds, and writes +0000', () => {

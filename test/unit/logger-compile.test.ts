@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import morgan from 'morgan';
-import { compile, parseFormat } from '../../src/logger/compile.js';
+import { compile, parseFormat } from '../../src/logger/text/compile.js';
 import type { FormatFn, Tokens } from '../../src/logger/types.js';
 import { fc } from '../helpers/properties.js';
 

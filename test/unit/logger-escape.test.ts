@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import morgan from 'morgan';
-import { escapeLogField } from '../../src/logger/escape.js';
+import { escapeLogField } from '../../src/logger/core/escape.js';
 import { fc } from '../helpers/properties.js';
 
 // morgan keeps its tokens on the morgan function, wrapped with its own escaping.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { toFixed } from '../../src/logger/fixed.js';
+import { toFixed } from '../../src/logger/core/fixed.js';
 
 describe('toFixed', () => {
   it('gives the text Number#toFixed gives, for any number and digits 0..8', () => {

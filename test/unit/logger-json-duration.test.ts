@@ -3,7 +3,7 @@
 // for the rounded number.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { roundedText, roundTo } from '../../src/logger/json-builtins.js';
+import { roundedText, roundTo } from '../../src/logger/json/builtins.js';
 import { fc } from '../helpers/properties.js';
 
 describe('roundedText', () => {

@@ -3,7 +3,7 @@
 // joined with a space must read exactly as the joined string escaped whole.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeInner, encodeString } from '../../src/logger/json-encode.js';
+import { encodeInner, encodeString } from '../../src/logger/json/encode.js';
 import { fc, hostileString } from '../helpers/properties.js';
 
 const hostile = hostileString(['"', '\\', '\n', '\u0085', '\u2028', '\ud800', '\udc00', '😀']);

@@ -1,6 +1,6 @@
 // Writing lines to the configured stream without letting the stream take the server down.
 
-import type { LogStream } from './types.js';
+import type { LogStream } from '../types.js';
 import { warn } from './warnings.js';
 
 interface Emitter {

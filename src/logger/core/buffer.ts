@@ -2,7 +2,7 @@
 // tests) still pass it: lines are collected and written to the stream together, in one
 // `write`, `interval` milliseconds after the first line of a batch.
 
-import type { LogStream } from './types.js';
+import type { LogStream } from '../types.js';
 
 /** morgan's default flush interval, used when `buffer` is truthy but not a number. */
 const DEFAULT_INTERVAL_MS = 1000;

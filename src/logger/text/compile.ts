@@ -4,11 +4,11 @@
 // `node --disallow-code-generation-from-strings`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeLogField } from './escape.js';
-import { isBuiltinDefinition, registryVersion, tokenRegistry } from './token-registry.js';
-import { boundBuiltin, NOTHING_TO_ESCAPE } from './tokens.js';
-import type { CompiledFormatFn, TokenFn, Tokens } from './types.js';
-import { warnOncePerKey } from './warnings.js';
+import { escapeLogField } from '../core/escape.js';
+import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
+import { boundBuiltin, NOTHING_TO_ESCAPE } from '../core/tokens.js';
+import { warnOncePerKey } from '../core/warnings.js';
+import type { CompiledFormatFn, TokenFn, Tokens } from '../types.js';
 
 /**
  * A token reference, as morgan matches it:

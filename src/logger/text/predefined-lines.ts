@@ -11,9 +11,8 @@
 // so calling them again there changes nothing.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatDate } from './clf-date.js';
-import { builtinText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
-import { isBuiltinDefinition, registryVersion, tokenRegistry } from './token-registry.js';
+import { formatDate } from '../core/clf-date.js';
+import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
 import {
   httpVersion,
   method,
@@ -25,8 +24,9 @@ import {
   status,
   url,
   userAgent,
-} from './tokens.js';
-import type { FormatFn, Tokens } from './types.js';
+} from '../core/tokens.js';
+import type { FormatFn, Tokens } from '../types.js';
+import { builtinText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;

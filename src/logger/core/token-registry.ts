@@ -9,9 +9,9 @@
 // are read-only so that code holding `tokens` cannot slip an unescaped token in; tokens change
 // only through `defineToken`, which is what lets compiled formats cache their lookups.
 
+import type { TokenFn, Tokens, TokenValue } from '../types.js';
 import { escapeLogField } from './escape.js';
 import { builtinTokens } from './tokens.js';
-import type { TokenFn, Tokens, TokenValue } from './types.js';
 import { warnOncePerKey } from './warnings.js';
 
 // No prototype: `:constructor` or `:__proto__` in a format string must not find Object's.

@@ -5,14 +5,14 @@
 // the token is still the built-in one; a token the application replaced goes the general way.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isoDate } from './clf-date.js';
-import type { TokenPart } from './compile.js';
-import { encodeString } from './json-encode.js';
-import type { RedactPolicy } from './redact.js';
-import { statusCodeOf, totalMs } from './timing.js';
-import { builtinTokens, redactingTokens } from './tokens.js';
-import type { TokenFn } from './types.js';
-import { urlPath } from './url-parts.js';
+import { isoDate } from '../core/clf-date.js';
+import type { RedactPolicy } from '../core/redact.js';
+import { statusCodeOf, totalMs } from '../core/timing.js';
+import { builtinTokens, redactingTokens } from '../core/tokens.js';
+import { urlPath } from '../core/url-parts.js';
+import type { TokenPart } from '../text/compile.js';
+import type { TokenFn } from '../types.js';
+import { encodeString } from './encode.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;

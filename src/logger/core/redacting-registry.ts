@@ -3,10 +3,10 @@
 // logger's lists. The objects inherit from the registries, so a token defined later is still
 // found; a built-in the application has replaced with `logger.token` is left as replaced.
 
+import type { TokenFn, Tokens } from '../types.js';
 import { DEFAULT_POLICY, type RedactPolicy } from './redact.js';
 import { escapingToken, rawTokenRegistry, tokenRegistry } from './token-registry.js';
 import { builtinTokens, redactingTokens } from './tokens.js';
-import type { TokenFn, Tokens } from './types.js';
 
 /** Whether the registry still holds the built-in token of that name. */
 function stillBuiltin(name: string): boolean {

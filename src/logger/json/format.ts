@@ -11,7 +11,18 @@
 // written as "-". A field that throws is left out (one warning per field), never the line.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { declareTokenNames, type FormatPart, parseFormat, type TokenPart } from './compile.js';
+import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
+import { rawTokensFor } from '../core/redacting-registry.js';
+import { rawTokenRegistry, registryVersion } from '../core/token-registry.js';
+import { builtinTokens } from '../core/tokens.js';
+import { warnOncePerKey } from '../core/warnings.js';
+import {
+  declareTokenNames,
+  type FormatPart,
+  parseFormat,
+  type TokenPart,
+} from '../text/compile.js';
+import type { FormatFn, JsonFieldFn, JsonFields, Tokens } from '../types.js';
 import {
   builtinText,
   durationDigits,
@@ -21,14 +32,8 @@ import {
   roundTo,
   startLine,
   type TextFn,
-} from './json-builtins.js';
-import { encodeJsonValue } from './json-encode.js';
-import { DEFAULT_POLICY, type RedactPolicy } from './redact.js';
-import { rawTokensFor } from './redacting-registry.js';
-import { rawTokenRegistry, registryVersion } from './token-registry.js';
-import { builtinTokens } from './tokens.js';
-import type { FormatFn, JsonFieldFn, JsonFields, Tokens } from './types.js';
-import { warnOncePerKey } from './warnings.js';
+} from './builtins.js';
+import { encodeJsonValue } from './encode.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;

@@ -9,7 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestIdMiddleware, RequestIdOptions } from './types.js';
+import type { RequestIdMiddleware, RequestIdOptions } from '../types.js';
 
 /** 1 to 128 characters that need no quoting in a log, a header or a URL path segment. */
 const VALID_ID = /^[A-Za-z0-9._:=+/@-]{1,128}$/;

@@ -2,6 +2,7 @@
 // the token registry escapes every string on the way out.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenFn } from '../types.js';
 import { basicAuthUser } from './basic-auth.js';
 import { formatDate } from './clf-date.js';
 import { DEFAULT_POLICY, maskHeader, type RedactPolicy } from './redact.js';
@@ -15,7 +16,6 @@ import {
   totalTime,
 } from './timing.js';
 import { traceIdOf } from './traceparent.js';
-import type { TokenFn } from './types.js';
 import { routeOf, urlPath, urlQuery } from './url-parts.js';
 
 type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => string | undefined;

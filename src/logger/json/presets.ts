@@ -7,8 +7,12 @@
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TokenPart } from './compile.js';
-import { declareFieldTokens, declarePresetLine } from './json.js';
+import type { RedactPolicy } from '../core/redact.js';
+import { statusCodeOf } from '../core/timing.js';
+import { builtinTokens } from '../core/tokens.js';
+import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
+import type { TokenPart } from '../text/compile.js';
+import type { JsonFields, TokenFn } from '../types.js';
 import {
   builtinText,
   integerOf,
@@ -17,13 +21,9 @@ import {
   lineDuration,
   roundedText,
   type TextFn,
-} from './json-builtins.js';
-import { encodeInner } from './json-encode.js';
-import type { RedactPolicy } from './redact.js';
-import { statusCodeOf } from './timing.js';
-import { builtinTokens } from './tokens.js';
-import type { JsonFields, TokenFn } from './types.js';
-import { fullUrl, pathOf, queryOf, urlPath } from './url-parts.js';
+} from './builtins.js';
+import { encodeInner } from './encode.js';
+import { declareFieldTokens, declarePresetLine } from './format.js';
 
 /** The ECS version whose field names the `ecs` preset uses. */
 const ECS_VERSION = '8.11.0';
