@@ -2,7 +2,9 @@
 // The ESM face of logger.d.cts: the same function, with the same namespace, as the default
 // export, and each of the namespace's types as a named export (so `import { type FormatFn }`
 // and `import * as logger` reach them too).
-import logger from './logger.cjs';
+// `import = require`, not a default import: the default import of an `export =` module needs
+// esModuleInterop, which a bundler project may turn off.
+import logger = require('./logger.cjs');
 
 export import BuiltinTokenFn = logger.BuiltinTokenFn;
 export import CompiledFormatFn = logger.CompiledFormatFn;

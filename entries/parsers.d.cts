@@ -8,18 +8,54 @@ declare const parsers: types.Parsers;
 
 declare namespace parsers {
   export type JsonOptions = types.JsonOptions;
+  export type JsonParser = types.JsonParser;
+  export type JsonReadOptions = types.JsonReadOptions;
   export type Next = types.Next;
   export type ParserMiddleware = types.ParserMiddleware;
   export type ParserOptions = types.ParserOptions;
   export type Parsers = types.Parsers;
   export type ProtoPoisoningAction = types.ProtoPoisoningAction;
   export type RawOptions = types.RawOptions;
+  export type RawParser = types.RawParser;
+  export type RawReadOptions = types.RawReadOptions;
+  export type ReadOptions<Encoding extends string | null = string | null> =
+    types.ReadOptions<Encoding>;
+  export type ReadVerifyFunction<Encoding extends string | null = string | null> =
+    types.ReadVerifyFunction<Encoding>;
   export type RequestWithBody<T = unknown> = types.RequestWithBody<T>;
   export type RequestWithValidatedBody<T> = types.RequestWithValidatedBody<T>;
+  /** A Standard Schema v1 validator (zod, valibot, arktype, ...): what `schema` takes. */
+  export interface StandardSchemaV1<Input = unknown, Output = Input>
+    extends types.StandardSchemaV1<Input, Output> {}
+  export namespace StandardSchemaV1 {
+    export type Props<Input = unknown, Output = Input> = types.StandardSchemaV1.Props<
+      Input,
+      Output
+    >;
+    export type Result<Output> = types.StandardSchemaV1.Result<Output>;
+    export type SuccessResult<Output> = types.StandardSchemaV1.SuccessResult<Output>;
+    export type FailureResult = types.StandardSchemaV1.FailureResult;
+    export type Issue = types.StandardSchemaV1.Issue;
+    export type PathSegment = types.StandardSchemaV1.PathSegment;
+    export type Types<Input = unknown, Output = Input> = types.StandardSchemaV1.Types<
+      Input,
+      Output
+    >;
+    export type InferInput<Schema extends types.StandardSchemaV1> =
+      types.StandardSchemaV1.InferInput<Schema>;
+    export type InferOutput<Schema extends types.StandardSchemaV1> =
+      types.StandardSchemaV1.InferOutput<Schema>;
+  }
   export type TextOptions = types.TextOptions;
+  export type TextParser = types.TextParser;
+  export type TextReadOptions = types.TextReadOptions;
   export type TypeFunction = types.TypeFunction;
   export type Untrusted<T> = types.Untrusted<T>;
   export type UrlencodedOptions = types.UrlencodedOptions;
+  export type UrlencodedParser = types.UrlencodedParser;
+  export type UrlencodedReadOptions = types.UrlencodedReadOptions;
+  export type ValidatingMiddleware<Body> = types.ValidatingMiddleware<Body>;
+  export type ValidationIssue = types.ValidationIssue;
   export type VerifyFunction<Encoding extends string | null = string | null> =
     types.VerifyFunction<Encoding>;
 

@@ -26,7 +26,12 @@ export const errorKinds = Object.freeze({
   'entity.parse.failed': kind(400, '{reason}'),
   'entity.prototype.forbidden': kind(400, 'forbidden prototype property "{key}" in JSON body'),
   'entity.too.large': kind(413, 'request entity too large'),
+  'entity.validation.failed': kind(422, 'invalid request body'),
+  'entity.validation.threw': kind(500, 'the schema threw'),
+  'entity.validation.timeout': kind(500, 'the schema did not settle within {timeout} ms'),
   'entity.verify.failed': kind(403, '{reason}'),
+  'entity.verify.timeout': kind(500, 'verify did not settle within {timeout} ms'),
+  'media.type.unsupported': kind(415, 'unsupported media type "{mediaType}"'),
   'parameters.too.many': kind(413, 'too many parameters'),
   'querystring.parse.rangeError': kind(400, 'The input exceeded the depth'),
   'request.aborted': kind(400, 'request aborted'),
@@ -34,6 +39,16 @@ export const errorKinds = Object.freeze({
   'stream.encoding.set': kind(500, 'stream encoding should not be set'),
   'stream.not.readable': kind(500, 'stream is not readable'),
 } as const satisfies Record<string, KindSpec>);
+
+/**
+ * One reason a body failed its schema, as `entity.validation.failed` reports it: where (the keys
+ * from the body's root to the value, `[]` for the body itself) and why (the validator's message,
+ * with the rejected value cut out of it; see src/parsers/schema.ts).
+ */
+export interface ValidationIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
 
 /** The stable `type` of every error httpware raises; `err.type` narrows on it. */
 export type ErrorType = keyof typeof errorKinds;
@@ -54,7 +69,12 @@ export interface ErrorDetails {
     readonly expected?: number;
     readonly received?: number;
   };
+  'entity.validation.failed': { readonly issues: readonly ValidationIssue[] };
+  'entity.validation.threw': Record<never, never>;
+  'entity.validation.timeout': { readonly timeout: number };
   'entity.verify.failed': { readonly body: Buffer | string };
+  'entity.verify.timeout': { readonly timeout: number };
+  'media.type.unsupported': { readonly mediaType: string };
   'parameters.too.many': { readonly body: string };
   'querystring.parse.rangeError': { readonly body: string };
   'request.aborted': {

@@ -5,7 +5,13 @@
 // runtime (test/package checks it). `HttpwareSyntaxError` stays internal for that reason:
 // `HttpwareErrorOf<'entity.parse.failed'>` is its public type.
 
-export type { AnyHttpwareError, ErrorDetails, ErrorType, HttpwareErrorOf } from './errors.js';
+export type {
+  AnyHttpwareError,
+  ErrorDetails,
+  ErrorType,
+  HttpwareErrorOf,
+  ValidationIssue,
+} from './errors.js';
 export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
 export { logger, requestId } from './logger/index.js';
 export type * from './logger/types.js';

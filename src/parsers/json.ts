@@ -1,18 +1,18 @@
 // parsers.json: JSON bodies (RFC 8259), with body-parser's strict mode and error messages, and
-// prototype-poisoning protection.
+// prototype-poisoning protection, also for the application's own `parse`.
 
 import { createError, type ErrorDetails, HttpwareError, HttpwareSyntaxError } from '../errors.js';
 import { unicodeOnly } from './charset.js';
 import { resolveJsonOptions, resolveOptions } from './options.js';
-import { createReader } from './read-body.js';
-import type { JsonOptions, ParserMiddleware, ProtoPoisoningAction } from './types.js';
+import { definePipeline, type Pipeline } from './read-body.js';
+import type { JsonOptions, JsonParser, ProtoPoisoningAction } from './types.js';
 
 // RFC 8259 sec 2: ws = *( %x20 / %x09 / %x0A / %x0D ); the first character after it.
 const FIRST_NON_WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
 
-export function json(options?: JsonOptions): ParserMiddleware {
+function jsonPipeline(options?: JsonOptions): Pipeline {
   const common = resolveOptions(options, 'application/json');
-  const { reviver, strict, onProtoPoisoning } = resolveJsonOptions(options);
+  const { reviver, parse: custom, strict, onProtoPoisoning } = resolveJsonOptions(options);
 
   const parse = (body: string | Buffer): unknown => {
     const text = body as string;
@@ -22,6 +22,7 @@ export function json(options?: JsonOptions): ParserMiddleware {
       const first = FIRST_NON_WHITESPACE.exec(text)?.[1] || undefined;
       if (first !== '{' && first !== '[') throw strictViolation(text, first);
     }
+    if (custom !== null) return parseWith(custom, text, onProtoPoisoning);
     // Prototype keys are only looked for in a body that can hold one: a cheap scan first.
     const guarded = onProtoPoisoning !== 'ignore' && mayHoldPrototypeKey(text);
     let value: unknown;
@@ -31,20 +32,48 @@ export function json(options?: JsonOptions): ParserMiddleware {
         guarded && reviver !== undefined ? guardReviver(reviver, text, onProtoPoisoning) : reviver,
       );
     } catch (err) {
-      if (err instanceof SyntaxError) throw new HttpwareSyntaxError(err.message, text, err);
-      if (err instanceof HttpwareError && err.type === 'entity.prototype.forbidden') throw err;
-      // Thrown by the reviver: body-parser strips the error down to its message, so it is a
-      // 400 entity.parse.failed whatever `status` or `type` it carried.
-      throw new HttpwareError(
-        'entity.parse.failed',
-        { body: text },
-        { message: err instanceof Error ? err.message : String(err), cause: err },
-      );
+      throw parseFailure(err, text);
     }
     return guarded && reviver === undefined ? guardPrototype(value, text, onProtoPoisoning) : value;
   };
 
-  return createReader(common, { charsets: unicodeOnly, parse });
+  return { options: common, format: { charsets: unicodeOnly, parse } };
+}
+
+export const json: JsonParser = definePipeline<JsonParser>('json', jsonPipeline);
+
+/**
+ * What JSON.parse (or the application's `parse`) threw, as the error of the request. A reviver's
+ * or a `parse`'s own error is stripped down to its message, as body-parser does with a reviver's:
+ * a 400 entity.parse.failed whatever `status` or `type` it carried.
+ */
+function parseFailure(err: unknown, text: string): HttpwareError | HttpwareSyntaxError {
+  if (err instanceof SyntaxError) return new HttpwareSyntaxError(err.message, text, err);
+  if (err instanceof HttpwareError && err.type === 'entity.prototype.forbidden') return err;
+  return new HttpwareError(
+    'entity.parse.failed',
+    { body: text },
+    { message: err instanceof Error ? err.message : String(err), cause: err },
+  );
+}
+
+/**
+ * The `parse` option. Nothing is known of how it builds its objects, so its result is always
+ * walked (unless `'ignore'`), whatever the text looks like (a parser may read escapes JSON has
+ * not, such as JSON5's `\x5f`): see guardParsed.
+ */
+function parseWith(
+  custom: (text: string) => unknown,
+  text: string,
+  action: ProtoPoisoningAction,
+): unknown {
+  let value: unknown;
+  try {
+    value = custom(text);
+  } catch (err) {
+    throw parseFailure(err, text);
+  }
+  return action === 'ignore' ? value : guardParsed(value, text, action);
 }
 
 /**
@@ -116,6 +145,46 @@ function guardPrototype(value: unknown, text: string, action: ProtoPoisoningActi
     for (const key in node) {
       const child = node[key];
       if (typeof child === 'object' && child !== null) pending.push(child);
+    }
+  }
+  return value;
+}
+
+/**
+ * What the application's `parse` returned, walked as guardPrototype walks JSON.parse's, but
+ * with what a parser of unknown make can return in mind:
+ * - objects reached twice, or cycles, are walked once;
+ * - an instance of a class (a prototype with its own `constructor`: a Date, a BigNumber, a
+ *   LosslessNumber) is the parser's own object, neither walked nor changed;
+ * - a prototype that is data rather than a class's is what `object[key] = value` makes of a
+ *   `__proto__` key, in a parser that assigns keys so: the key's value became the object's
+ *   prototype. It counts as a `__proto__` key: refused, or (`'remove'`) the object gets back
+ *   the plain prototype.
+ */
+function guardParsed(value: unknown, text: string, action: ProtoPoisoningAction): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const seen = new Set<object>([value]);
+  const pending: object[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop() as Record<string, unknown>;
+    const proto: unknown = Object.getPrototypeOf(node);
+    if (proto !== null && proto !== Object.prototype && proto !== Array.prototype) {
+      if (hasOwn.call(proto, 'constructor')) continue;
+      if (action === 'error') throw forbidden(text, '__proto__');
+      Object.setPrototypeOf(node, Array.isArray(node) ? Array.prototype : Object.prototype);
+    }
+    for (const key of PROTOTYPE_KEYS) {
+      const found = hasOwn.call(node, key) ? prototypeKey(key, node[key]) : null;
+      if (found === null) continue;
+      if (action === 'error') throw forbidden(text, found);
+      Reflect.deleteProperty(node, key);
+    }
+    for (const key of Object.keys(node)) {
+      const child = node[key];
+      if (typeof child === 'object' && child !== null && !seen.has(child)) {
+        seen.add(child);
+        pending.push(child);
+      }
     }
   }
   return value;

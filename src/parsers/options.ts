@@ -8,6 +8,7 @@ import type {
   JsonOptions,
   ParserOptions,
   ProtoPoisoningAction,
+  StandardSchemaV1,
   TypeFunction,
   UrlencodedOptions,
   VerifyFunction,
@@ -23,10 +24,18 @@ export interface ResolvedOptions {
   readonly typeFunction: TypeFunction | null;
   /** The `type` option when it is not a function, compiled. */
   readonly matchesType: (mediaType: string | null) => boolean;
+  /** The longest wait for a promise `verify` returned, in ms. */
+  readonly verifyTimeout: number;
+  /** The schema's `~standard` properties, read once (valibot makes a new object per read). */
+  readonly schema: StandardSchemaV1.Props | null;
+  /** The longest wait for a schema's asynchronous validation, in ms. */
+  readonly schemaTimeout: number;
 }
 
 export interface ResolvedJsonOptions {
   readonly reviver: JsonOptions['reviver'];
+  /** The `parse` option: the application's JSON parser, or null for JSON.parse. */
+  readonly parse: ((text: string) => unknown) | null;
   readonly strict: boolean;
   readonly onProtoPoisoning: ProtoPoisoningAction;
 }
@@ -47,6 +56,35 @@ function view<T>(options: T | undefined): Loose<T> {
 
 /** The 100kb default of body-parser. */
 const DEFAULT_LIMIT = 100 * 1024;
+
+/** How long a promise of the application's (`verify`, a schema) is waited for by default. */
+export const DEFAULT_WAIT_MS = 10_000;
+/** setTimeout's largest delay; a longer one fires at once, with a TimeoutOverflowWarning. */
+const MAX_WAIT_MS = 2 ** 31 - 1;
+
+/** A timeout option in milliseconds: a positive number setTimeout can wait for. */
+function waitOption(name: string, value: unknown): number {
+  if (value === undefined) return DEFAULT_WAIT_MS;
+  if (typeof value !== 'number' || !(value > 0 && value <= MAX_WAIT_MS)) {
+    throw new TypeError(`option ${name} must be a number of milliseconds from 1 to ${MAX_WAIT_MS}`);
+  }
+  return value;
+}
+
+/**
+ * The `schema` option: anything with `~standard.validate` (arktype's types are functions, so a
+ * function qualifies too). Its `~standard` properties are read once, here.
+ */
+function schemaOption(value: unknown): StandardSchemaV1.Props | null {
+  if (value === undefined || value === null) return null;
+  const props =
+    (typeof value === 'object' || typeof value === 'function') &&
+    (value as Partial<StandardSchemaV1>)['~standard'];
+  if (typeof props !== 'object' || props === null || typeof props.validate !== 'function') {
+    throw new TypeError('option schema must be a Standard Schema (with ~standard.validate)');
+  }
+  return props;
+}
 
 export function resolveOptions(
   options: (ParserOptions & { defaultCharset?: string | undefined }) | undefined,
@@ -70,6 +108,9 @@ export function resolveOptions(
     rawBody: o.rawBody === true,
     typeFunction,
     matchesType: typeFunction === null ? compileTypeMatcher(type) : () => false,
+    verifyTimeout: waitOption('verifyTimeout', o.verifyTimeout),
+    schema: schemaOption(o.schema),
+    schemaTimeout: waitOption('schemaTimeout', o.schemaTimeout),
   };
 }
 
@@ -81,9 +122,19 @@ export function resolveJsonOptions(options: JsonOptions | undefined): ResolvedJs
   if (!PROTO_ACTIONS.includes(onProtoPoisoning)) {
     throw new TypeError('option onProtoPoisoning must be "error", "remove" or "ignore"');
   }
+  // JSON.parse ignores a reviver that is not a function, and so does body-parser.
+  const reviver = typeof o.reviver === 'function' ? o.reviver : undefined;
+  const parse = o.parse ?? null;
+  if (parse !== null && typeof parse !== 'function') {
+    throw new TypeError('option parse must be function');
+  }
+  // Which of the two would apply is anyone's guess: a reviver would be silently dropped.
+  if (parse !== null && reviver !== undefined) {
+    throw new TypeError('option parse cannot be used with option reviver');
+  }
   return {
-    // JSON.parse ignores a reviver that is not a function, and so does body-parser.
-    reviver: (typeof o.reviver === 'function' ? o.reviver : undefined) as JsonOptions['reviver'],
+    reviver: reviver as JsonOptions['reviver'],
+    parse: parse as ResolvedJsonOptions['parse'],
     strict: o.strict !== false,
     onProtoPoisoning: onProtoPoisoning as ProtoPoisoningAction,
   };

@@ -1,16 +1,21 @@
-// The one read pipeline every parser runs through. A parser contributes its charset policy and
-// a `parse`; this file owns the rest, in body-parser's order:
+// The one read pipeline every parser runs through, for its middleware and for its promise form
+// (`read`). A parser contributes its charset policy and a `parse`; this file owns the rest, in
+// body-parser's order:
 //   already read? -> has a body? -> type matches? -> charset -> Content-Encoding ->
 //   limit (Content-Length) -> read, counting decoded bytes against the limit -> verify ->
-//   decode -> parse -> next().
+//   decode -> parse -> schema -> next() (or the promise resolved).
 // Every error after the type matched is delivered once the rest of the body is drained (up to
 // a bound), so the client can read its response; `next` is called exactly once, inside the
-// async context the middleware was called in, and no listener, stream or buffer is left behind.
+// async context the middleware was called in, and no listener, stream, timer or buffer is left
+// behind. A promise the application returns (`verify`'s, a schema's) is waited for, bounded.
 //
-// The middleware (createReader) makes the cheap decisions that need no state: already read,
-// no body, not our type. A body that is ours gets a BodyReader, one object per request whose
-// methods are the steps in order, each short, with the state they share as named fields
-// rather than variables captured by ten closures.
+// The middleware (createReader) and `read` (readBody) make the cheap decisions that need no
+// state, each its own way: the middleware passes over a request that is not its own (already
+// read, no body, not its type), where `read`, asked for this body, refuses one it cannot read.
+// A body that is read gets a BodyReader, one object per request whose methods are the steps in
+// order, each short, with the state they share as named fields rather than variables captured
+// by ten closures. The middleware is that reader with `next` as its end; `read`, the same
+// reader with a promise's.
 
 import { AsyncResource } from 'node:async_hooks';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
@@ -22,7 +27,8 @@ import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.j
 import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
-import type { ParserMiddleware } from './types.js';
+import { validationFailed } from './schema.js';
+import type { ParserMiddleware, StandardSchemaV1 } from './types.js';
 
 /** What a parser adds to the pipeline. */
 export interface BodyFormat {
@@ -33,6 +39,11 @@ export interface BodyFormat {
 }
 
 type Next = (err?: unknown) => void;
+/**
+ * How a reading ends: with an error, or with the body. The middleware's is `next` (the body is
+ * then in `req.body`, and `next` gets no argument); `read`'s settles its promise.
+ */
+type Done = (err?: unknown, body?: unknown) => void;
 type BodyRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
 /** node:http2's compatibility request, as far as this file reads it. */
 type Http2Request = IncomingMessage & { readonly stream: ServerHttp2Stream };
@@ -68,6 +79,54 @@ function hasBody(req: IncomingMessage): boolean {
     (length !== undefined && !Number.isNaN(Number(length))) ||
     (req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)
   );
+}
+
+/** A parser's options, resolved, and its part of the pipeline. */
+export interface Pipeline {
+  readonly options: ResolvedOptions;
+  readonly format: BodyFormat;
+}
+
+/**
+ * A parser: called with options, its middleware; its `read(req, options)`, the same pipeline as
+ * a promise. `prepare` resolves the options (a bad one throws its TypeError: at creation for
+ * the middleware, as the rejection of `read`). `read` has no creation step, so its options are
+ * resolved on every call: a few object reads and, for a `type`, a string split.
+ */
+export function definePipeline<Parser>(
+  name: string,
+  prepare: (options?: never) => Pipeline,
+): Parser {
+  const parser = (options?: never): ParserMiddleware => {
+    const { options: resolved, format } = prepare(options);
+    return createReader(resolved, format);
+  };
+  const read = (req: IncomingMessage, options?: never): Promise<unknown> => {
+    let pipeline: Pipeline;
+    let res: ServerResponse | null;
+    try {
+      if (typeof req?.on !== 'function' || typeof req.headers !== 'object') {
+        throw new TypeError('read needs the request (an http.IncomingMessage)');
+      }
+      res = responseOf(req, options);
+      pipeline = prepare(options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return readBody(req, res, pipeline.options, pipeline.format);
+  };
+  Object.defineProperty(parser, 'name', { value: name });
+  return Object.assign(parser, { read }) as Parser;
+}
+
+/** The `res` option of `read`, or Express's `req.res`, or null. */
+function responseOf(req: IncomingMessage, options: unknown): ServerResponse | null {
+  const given = (options as { res?: unknown } | null | undefined)?.res;
+  const res = given ?? (req as IncomingMessage & { res?: unknown }).res ?? null;
+  if (res !== null && typeof (res as Partial<ServerResponse>).setHeader !== 'function') {
+    throw new TypeError('option res must be the response (an http.ServerResponse)');
+  }
+  return res as ServerResponse | null;
 }
 
 /** The middleware for one parser: options resolved once, the format's policy and parse. */
@@ -122,8 +181,78 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
       }
     }
     // From here the body is ours, and the rest is asynchronous.
-    new BodyReader(request, res, inCallersContext(next), options, format).start(contentType);
+    new BodyReader(request, res, inCallersContext(next), request, options, format).start(
+      contentType,
+    );
   };
+}
+
+/**
+ * A parser's `read`: this request's body through the same reader, as a promise. The caller
+ * asked for this body, so where the middleware passes a request over, `read` answers:
+ * - a body already read, even in part (by a parser, or by anything that took data off the
+ *   stream), cannot be read again: 500 `stream.not.readable`; a request whose client left
+ *   before its body was read: 400 `request.aborted`. Nothing is guessed from `req.body`;
+ * - a request without a body (RFC 9112 sec 6.3: neither header, so a body of length zero) is
+ *   read as an empty one, and its type is not checked;
+ * - a Content-Type the `type` option does not match is a 415 `media.type.unsupported`, once the
+ *   body is drained as for any error: a JSON endpoint keeps refusing the `text/plain` posts a
+ *   browser sends cross-site without a preflight.
+ * `req.body` is left alone: the body is what the promise resolves to.
+ */
+export function readBody(
+  req: IncomingMessage,
+  res: ServerResponse | null,
+  options: ResolvedOptions,
+  format: BodyFormat,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const refused = unreadable(req);
+    if (refused !== null) {
+      reject(refused);
+      return;
+    }
+    let contentType: ContentType | undefined;
+    let matched = true;
+    if (hasBody(req)) {
+      if (options.typeFunction !== null) {
+        try {
+          matched = Boolean(options.typeFunction(req));
+        } catch (thrown) {
+          reject(thrown);
+          return;
+        }
+      } else {
+        contentType = parseContentType(req.headers['content-type']);
+        matched = options.matchesType(contentType.type);
+      }
+    }
+    const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
+    const reader = new BodyReader(req as BodyRequest, res, done, null, options, format);
+    if (matched) reader.start(contentType);
+    else {
+      const mediaType = (contentType ?? parseContentType(req.headers['content-type'])).type;
+      reader.refuse(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));
+    }
+  });
+}
+
+/** Why `read` cannot read this request's body, if it cannot. */
+function unreadable(req: IncomingMessage & { upgrade?: boolean }): HttpwareError | null {
+  if (req.readableDidRead || req.readableEnded || req.upgrade) {
+    return createError('stream.not.readable', {});
+  }
+  if (req.destroyed) {
+    return req.complete
+      ? createError('stream.not.readable', {})
+      : createError('request.aborted', {
+          code: 'ECONNABORTED',
+          expected: announcedLength(req),
+          length: announcedLength(req),
+          received: 0,
+        });
+  }
+  return null;
 }
 
 /**
@@ -151,9 +280,10 @@ const SYNC_INFLATE_OUTPUT_BYTES = 256 * 1024;
  *   start: charset -> coding (inflate) -> limit -> stream checks, any refusal goes to fail;
  *   collect: chunks off the request (or its decompressor), counted against the limit;
  *   inflate: a small encoded body collected whole is decompressed in one call;
- *   finish: verify -> decode -> parse -> next();
+ *   finish: verify (awaited when it returns a promise) -> decode -> parse -> validate
+ *     (awaited likewise) -> succeed: `req.body` and next(), or the promise resolved;
  *   fail: the error waits for drain, which reads off the rest of the body, then next(err).
- * `settled` makes sure `next` runs once; every listener is removed before either exit.
+ * `settled` makes sure `done` runs once; every listener is removed before either exit.
  */
 class BodyReader {
   private settled = false;
@@ -180,14 +310,25 @@ class BodyReader {
   private decoder: StringDecoder | null = null;
   private decoded = '';
 
+  /**
+   * @param res null under `read` without a response: `verify` then gets undefined, and a body
+   *   given up on cannot close its connection (see abandon).
+   * @param target the request whose `body` the result goes to (the middleware's), or null (read).
+   */
   constructor(
     private readonly req: BodyRequest,
-    private readonly res: ServerResponse,
-    private readonly next: Next,
+    private readonly res: ServerResponse | null,
+    private readonly done: Done,
+    private readonly target: BodyRequest | null,
     private readonly options: ResolvedOptions,
     private readonly format: BodyFormat,
   ) {
     this.source = req;
+  }
+
+  /** Refuses the body before reading it (read's 415): the same delivery as any error. */
+  refuse(err: HttpwareError): void {
+    this.fail(err);
   }
 
   start(contentType: ContentType | undefined): void {
@@ -370,13 +511,30 @@ class BodyReader {
     const { req, options } = this;
     if (options.rawBody) req.rawBody = body;
     if (options.verify !== null) {
+      let result: unknown;
       try {
-        options.verify(req, this.res, body, this.charset);
+        // Under `read` without a response, `res` is undefined (ReadVerifyFunction says so).
+        result = options.verify(req, (this.res ?? undefined) as ServerResponse, body, this.charset);
       } catch (thrown) {
         this.fail(adopt(thrown, 'entity.verify.failed', body));
         return;
       }
+      if (isThenable(result)) {
+        const timeout = options.verifyTimeout;
+        this.wait(
+          result,
+          timeout,
+          () => createError('entity.verify.timeout', { timeout }),
+          () => this.decode(body),
+          (reason) => this.fail(adopt(reason, 'entity.verify.failed', body)),
+        );
+        return;
+      }
     }
+    this.decode(body);
+  }
+
+  private decode(body: Buffer): void {
     let text: string | Buffer = body;
     try {
       if (this.charset !== null) text = decode(body, this.charset);
@@ -388,15 +546,97 @@ class BodyReader {
   }
 
   private parse(text: string | Buffer): void {
+    let value: unknown;
     try {
-      this.req.body = this.format.parse(text, this.charset);
+      value = this.format.parse(text, this.charset);
     } catch (thrown) {
       this.fail(isHttpwareError(thrown) ? thrown : adopt(thrown, 'entity.parse.failed', text));
       return;
     }
+    const schema = this.options.schema;
+    if (schema === null) this.succeed(value);
+    else this.validate(schema, value);
+  }
+
+  /**
+   * The `schema` option (Standard Schema v1): the parsed body in, its output or its issues out,
+   * at once or through a promise. A schema that throws (or whose promise rejects) instead of
+   * returning issues is broken, not the body: a 500 the client is not shown.
+   */
+  private validate(schema: StandardSchemaV1.Props, input: unknown): void {
+    let result: unknown;
+    try {
+      result = schema.validate(input);
+    } catch (thrown) {
+      this.fail(schemaThrew(thrown));
+      return;
+    }
+    if (!isThenable(result)) {
+      this.validated(result, input);
+      return;
+    }
+    const timeout = this.options.schemaTimeout;
+    this.wait(
+      result,
+      timeout,
+      () => createError('entity.validation.timeout', { timeout }),
+      (settled) => this.validated(settled, input),
+      (reason) => this.fail(schemaThrew(reason)),
+    );
+  }
+
+  private validated(result: unknown, input: unknown): void {
+    if (typeof result !== 'object' || result === null) {
+      this.fail(schemaThrew(new TypeError('the schema returned no result')));
+      return;
+    }
+    const { issues, value } = result as { issues?: StandardSchemaV1.Issue[]; value?: unknown };
+    if (issues) this.fail(validationFailed(issues, input));
+    else this.succeed(value);
+  }
+
+  private succeed(body: unknown): void {
     if (this.settled) return;
     this.settled = true;
-    this.next();
+    if (this.target === null) {
+      this.done(undefined, body);
+      return;
+    }
+    this.target.body = body;
+    this.done();
+  }
+
+  /**
+   * Waits for a promise of the application's, at most `timeout` ms: one that never settles
+   * would hold the request (and its socket) for ever. Whichever comes first wins; the other is
+   * ignored, and the timer never outlives the wait.
+   */
+  private wait(
+    promise: PromiseLike<unknown>,
+    timeout: number,
+    expired: () => HttpwareError,
+    onValue: (value: unknown) => void,
+    onReason: (reason: unknown) => void,
+  ): void {
+    let waiting = true;
+    const timer = setTimeout(() => {
+      waiting = false;
+      this.fail(expired());
+    }, timeout);
+    const settle =
+      (then: (outcome: unknown) => void) =>
+      (outcome: unknown): void => {
+        if (!waiting) return;
+        waiting = false;
+        clearTimeout(timer);
+        then(outcome);
+      };
+    try {
+      promise.then(settle(onValue), settle(onReason));
+    } catch (thrown) {
+      // A thenable whose `then` throws: rejected, as `await` would make it.
+      settle(onReason)(thrown);
+    }
   }
 
   private cleanup(): void {
@@ -419,7 +659,7 @@ class BodyReader {
     if (this.settled) return;
     this.settled = true;
     discard(this.decompressor, this.req);
-    this.drain(() => this.next(err));
+    this.drain(() => this.done(err));
   }
 
   /**
@@ -526,6 +766,21 @@ function adopt(
   return new HttpwareError(type, details, { message: thrown.message, status, cause: thrown });
 }
 
+/** Whether the application returned a promise (or any thenable) rather than a value. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/** A schema that threw, or whose promise rejected, instead of returning issues. */
+function schemaThrew(thrown: unknown): HttpwareError {
+  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  return new HttpwareError(
+    'entity.validation.threw',
+    {},
+    { message: `the schema threw: ${reason}`, cause: thrown },
+  );
+}
+
 /** Stops and drops a decompression stream; a late zlib error then has a listener to land on. */
 function discard(decompressor: Transform | null, req: IncomingMessage): void {
   if (decompressor === null) return;
@@ -554,14 +809,19 @@ function ignore(): void {}
  * Its request cannot be ended early (its stream pushes whatever else comes into it, an error
  * with no listener once it has ended), so an error handler that waits for the end of an
  * HTTP/2 request (Connect's default) answers only when the client ends or resets the stream.
+ *
+ * Under `read` without a response (no `res` option, no Express `req.res`), an HTTP/1.x
+ * connection cannot be marked to close, and a request ended early would then meet the rest of
+ * its body on a connection kept alive: the rest is left to flow off unread, as Node does with
+ * any body a handler did not read (bounded by the server's `requestTimeout`).
  */
-function abandon(req: IncomingMessage, res: ServerResponse): void {
+function abandon(req: IncomingMessage, res: ServerResponse | null): void {
   if (req.httpVersionMajor === 2) {
     const stream = (req as Http2Request).stream;
     // Closed before the response is written, the stream would take the response with it.
     if (stream.writableFinished) stream.close();
     else stream.once('finish', closeStream);
-  } else {
+  } else if (res !== null) {
     res.shouldKeepAlive = false;
     if (!res.headersSent) res.setHeader('Connection', 'close');
     // Not now: this may run inside node:http's parsing of a packet, whose rest would then be

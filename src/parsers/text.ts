@@ -2,14 +2,16 @@
 
 import { anyCharset } from './charset.js';
 import { resolveOptions } from './options.js';
-import { createReader } from './read-body.js';
-import type { ParserMiddleware, TextOptions } from './types.js';
+import { definePipeline, type Pipeline } from './read-body.js';
+import type { TextOptions, TextParser } from './types.js';
 
 const asIs = (body: string | Buffer): string => body as string;
 
-export function text(options?: TextOptions): ParserMiddleware {
-  return createReader(resolveOptions(options, 'text/plain'), {
-    charsets: anyCharset,
-    parse: asIs,
-  });
+function textPipeline(options?: TextOptions): Pipeline {
+  return {
+    options: resolveOptions(options, 'text/plain'),
+    format: { charsets: anyCharset, parse: asIs },
+  };
 }
+
+export const text: TextParser = definePipeline<TextParser>('text', textPipeline);

@@ -14,7 +14,9 @@ export type TypeFunction = (req: IncomingMessage) => unknown;
 
 /**
  * Called with the raw body (after inflation, before decoding) once it is read; throwing
- * refuses the request (403 `entity.verify.failed`, or the thrown error's own `status`).
+ * refuses the request (403 `entity.verify.failed`, or the thrown error's own `status`). It may
+ * be async: a promise it returns is awaited before the body is parsed (at most
+ * `verifyTimeout`), and its rejection refuses the request as a throw does.
  * `encoding` is the charset the body will be decoded with (json, text, urlencoded), or null
  * for the raw parser, which decodes nothing.
  *
@@ -24,6 +26,79 @@ export type TypeFunction = (req: IncomingMessage) => unknown;
 export type VerifyFunction<Encoding extends string | null = string | null> = {
   verify(req: IncomingMessage, res: ServerResponse, buf: Buffer, encoding: Encoding): void;
 }['verify'];
+
+/**
+ * `verify` under a parser's `read`: the same function, whose `res` is the response given as the
+ * `res` option (or Express's `req.res`), undefined when there is none.
+ */
+export type ReadVerifyFunction<Encoding extends string | null = string | null> = {
+  verify(
+    req: IncomingMessage,
+    res: ServerResponse | undefined,
+    buf: Buffer,
+    encoding: Encoding,
+  ): void;
+}['verify'];
+
+/**
+ * A validator in the Standard Schema v1 shape (https://standardschema.dev), which zod (3.24 and
+ * later), valibot (1 and later) and arktype (2 and later) schemas have: everything lives under
+ * the `~standard` key, so it never clashes with a library's own API. Declared here from the
+ * specification, type only: httpware depends on no schema library.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': StandardSchemaV1.Props<Input, Output>;
+}
+
+export declare namespace StandardSchemaV1 {
+  /** What a schema offers under `~standard`. */
+  export interface Props<Input = unknown, Output = Input> {
+    /** The version of the specification: 1. */
+    readonly version: 1;
+    /** The library that made the schema (`'zod'`, `'valibot'`, `'arktype'`, ...). */
+    readonly vendor: string;
+    /** Checks a value: the output (defaults and transforms applied) or the issues. */
+    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
+    /** Only for type inference: never read at runtime. */
+    readonly types?: Types<Input, Output> | undefined;
+  }
+
+  export type Result<Output> = SuccessResult<Output> | FailureResult;
+
+  export interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+
+  export interface FailureResult {
+    readonly issues: ReadonlyArray<Issue>;
+  }
+
+  export interface Issue {
+    readonly message: string;
+    /** The keys from the root to the value, each a key or an object holding it. */
+    readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
+  }
+
+  export interface PathSegment {
+    readonly key: PropertyKey;
+  }
+
+  export interface Types<Input = unknown, Output = Input> {
+    readonly input: Input;
+    readonly output: Output;
+  }
+
+  /** The type a schema accepts. */
+  export type InferInput<Schema extends StandardSchemaV1> = NonNullable<
+    Schema['~standard']['types']
+  >['input'];
+
+  /** The type a schema gives once it has validated a value: what `req.body` becomes. */
+  export type InferOutput<Schema extends StandardSchemaV1> = NonNullable<
+    Schema['~standard']['types']
+  >['output'];
+}
 
 /** Options every parser takes. All optional; bad values throw a TypeError at creation. */
 export interface ParserOptions {
@@ -44,6 +119,22 @@ export interface ParserOptions {
    * checks such as a webhook's HMAC. Default false.
    */
   rawBody?: boolean | undefined;
+  /**
+   * Longest wait, in milliseconds, for a promise `verify` returned (default 10000); one that has
+   * not settled by then is a 500 `entity.verify.timeout`.
+   */
+  verifyTimeout?: number | undefined;
+  /**
+   * Validates the parsed body with any Standard Schema v1 validator (zod, valibot, arktype, ...):
+   * its output becomes `req.body` (or what `read` resolves to); issues are a 422
+   * `entity.validation.failed`.
+   */
+  schema?: StandardSchemaV1 | undefined;
+  /**
+   * Longest wait, in milliseconds, for a schema's asynchronous validation (default 10000); one
+   * that has not settled by then is a 500 `entity.validation.timeout`.
+   */
+  schemaTimeout?: number | undefined;
 }
 
 /** What the JSON parser does with `__proto__` and `constructor.prototype` keys. */
@@ -58,6 +149,12 @@ export interface JsonOptions extends ParserOptions {
    */
   // biome-ignore lint/suspicious/noExplicitAny: JSON.parse's own reviver type; `unknown` would refuse revivers written against it
   reviver?: ((this: any, key: string, value: any) => any) | undefined;
+  /**
+   * Parses the decoded text instead of `JSON.parse` (to keep 64-bit integers exact, say). Strict
+   * mode and the prototype-key protection apply to it as to `JSON.parse`; what it throws is a
+   * 400 `entity.parse.failed`. Not together with `reviver`.
+   */
+  parse?: ((text: string) => unknown) | undefined;
   /** Only objects and arrays at the top level (default true). */
   strict?: boolean | undefined;
   /**
@@ -94,6 +191,98 @@ export interface UrlencodedOptions extends ParserOptions {
   depth?: number | undefined;
 }
 
+/**
+ * The middleware a parser created with a `schema` returns. Its second signature tells Express
+ * (4 and 5) the type of `req.body` in the handlers after it on the same route: the schema's
+ * output. Called from node:http, the first signature takes any request.
+ */
+export interface ValidatingMiddleware<Body> {
+  (req: IncomingMessage, res: ServerResponse, next: Next): void;
+  (req: IncomingMessage & { body: Body }, res: ServerResponse, next: Next): void;
+}
+
+/** What a schema gives: its output type. */
+type Output<S extends StandardSchemaV1> = StandardSchemaV1.InferOutput<S>;
+
+/**
+ * Options with a schema of type `S`. `schema` is left out of `Options` first: intersected with
+ * the declared `StandardSchemaV1`, an arktype schema's type is too deep for the compiler.
+ */
+type WithSchema<Options, S> = Omit<Options, 'schema'> & { schema: S };
+
+/**
+ * What a parser's `read` takes beside the parser's own options: `verify` typed for a call that
+ * may have no response, and the response itself.
+ */
+export interface ReadOptions<Encoding extends string | null = string | null> {
+  /** Checks the raw body before it is parsed; `res` is the `res` option, if any. */
+  verify?: ReadVerifyFunction<Encoding> | undefined;
+  /**
+   * The response to this request (default: Express's `req.res`, when there is one). `verify`
+   * receives it, and a body given up on after an error closes the connection once the
+   * response is sent, as with the middleware.
+   */
+  res?: ServerResponse | undefined;
+}
+
+export interface JsonReadOptions extends Omit<JsonOptions, 'verify'>, ReadOptions<string> {}
+export interface RawReadOptions extends Omit<RawOptions, 'verify'>, ReadOptions<null> {}
+export interface TextReadOptions extends Omit<TextOptions, 'verify'>, ReadOptions<string> {}
+export interface UrlencodedReadOptions
+  extends Omit<UrlencodedOptions, 'verify'>,
+    ReadOptions<string> {}
+
+/**
+ * One parser: called with options, it makes the middleware; its `read` reads one request's body
+ * through the same pipeline and resolves to it, or rejects with the error the middleware would
+ * give `next`.
+ */
+export interface JsonParser {
+  <S extends StandardSchemaV1>(
+    options: WithSchema<JsonOptions, S>,
+  ): ValidatingMiddleware<Output<S>>;
+  (options?: JsonOptions): ParserMiddleware;
+  read<S extends StandardSchemaV1>(
+    req: IncomingMessage,
+    options: WithSchema<JsonReadOptions, S>,
+  ): Promise<Output<S>>;
+  read(req: IncomingMessage, options?: JsonReadOptions): Promise<unknown>;
+}
+
+export interface RawParser {
+  <S extends StandardSchemaV1>(options: WithSchema<RawOptions, S>): ValidatingMiddleware<Output<S>>;
+  (options?: RawOptions): ParserMiddleware;
+  read<S extends StandardSchemaV1>(
+    req: IncomingMessage,
+    options: WithSchema<RawReadOptions, S>,
+  ): Promise<Output<S>>;
+  read(req: IncomingMessage, options?: RawReadOptions): Promise<Buffer>;
+}
+
+export interface TextParser {
+  <S extends StandardSchemaV1>(
+    options: WithSchema<TextOptions, S>,
+  ): ValidatingMiddleware<Output<S>>;
+  (options?: TextOptions): ParserMiddleware;
+  read<S extends StandardSchemaV1>(
+    req: IncomingMessage,
+    options: WithSchema<TextReadOptions, S>,
+  ): Promise<Output<S>>;
+  read(req: IncomingMessage, options?: TextReadOptions): Promise<string>;
+}
+
+export interface UrlencodedParser {
+  <S extends StandardSchemaV1>(
+    options: WithSchema<UrlencodedOptions, S>,
+  ): ValidatingMiddleware<Output<S>>;
+  (options?: UrlencodedOptions): ParserMiddleware;
+  read<S extends StandardSchemaV1>(
+    req: IncomingMessage,
+    options: WithSchema<UrlencodedReadOptions, S>,
+  ): Promise<Output<S>>;
+  read(req: IncomingMessage, options?: UrlencodedReadOptions): Promise<unknown>;
+}
+
 /** The parsers object, `httpware/parsers`. */
 export interface Parsers {
   /**
@@ -101,14 +290,14 @@ export interface Parsers {
    * `bodyParser()` was split into the four parsers below.
    */
   (): never;
-  /** Parses JSON bodies into `req.body` (an untrusted value: validate it). */
-  json(options?: JsonOptions): ParserMiddleware;
+  /** Parses JSON bodies into `req.body` (an untrusted value: validate it, or give a `schema`). */
+  readonly json: JsonParser;
   /** Reads bodies as a Buffer into `req.body`. */
-  raw(options?: RawOptions): ParserMiddleware;
+  readonly raw: RawParser;
   /** Reads bodies as a string into `req.body`. */
-  text(options?: TextOptions): ParserMiddleware;
+  readonly text: TextParser;
   /** Parses HTML form bodies into an object in `req.body`. */
-  urlencoded(options?: UrlencodedOptions): ParserMiddleware;
+  readonly urlencoded: UrlencodedParser;
 }
 
 /**

@@ -17,14 +17,14 @@ import {
   resolveOptions,
   resolveUrlencodedOptions,
 } from './options.js';
-import { createReader } from './read-body.js';
-import type { ParserMiddleware, UrlencodedOptions } from './types.js';
+import { definePipeline, type Pipeline } from './read-body.js';
+import type { UrlencodedOptions, UrlencodedParser } from './types.js';
 
 type Flat = Record<string, string | string[]>;
 /** One grammar: a body's text (not empty), its charset and its parameter count -> `req.body`. */
 type Grammar = (text: string, charset: string, count: number) => unknown;
 
-export function urlencoded(options?: UrlencodedOptions): ParserMiddleware {
+function urlencodedPipeline(options?: UrlencodedOptions): Pipeline {
   const common = resolveOptions(options, 'application/x-www-form-urlencoded');
   const resolved = resolveUrlencodedOptions(options, common);
   const grammar = resolved.extended ? extendedGrammar(resolved) : flatGrammar(resolved);
@@ -40,8 +40,13 @@ export function urlencoded(options?: UrlencodedOptions): ParserMiddleware {
     return grammar(text, charset ?? 'utf-8', count);
   };
 
-  return createReader(common, { charsets: formCharsets, parse });
+  return { options: common, format: { charsets: formCharsets, parse } };
 }
+
+export const urlencoded: UrlencodedParser = definePipeline<UrlencodedParser>(
+  'urlencoded',
+  urlencodedPipeline,
+);
 
 /**
  * `extended: true`: the pairs split here (in linear time, see the top of this file), their

@@ -2,6 +2,7 @@
 // server saw. Built on the shared helpers (real servers on 127.0.0.1:0, a real client).
 
 import assert from 'node:assert/strict';
+import type { ParserMiddleware, ParserOptions } from '../../src/index.js';
 import {
   type Framework,
   type Middleware,
@@ -13,6 +14,12 @@ import {
   startServer,
   type TestServer,
 } from './index.js';
+
+/**
+ * Any of the four parsers, called with the options they all take. `parsers[name]`, a union of
+ * the four, cannot be called as it is: each has its own overload for a `schema`.
+ */
+export type AnyParser = (options?: ParserOptions) => ParserMiddleware;
 
 /** Runs `fn` with a fresh server running `middleware`, and closes it afterwards. */
 export async function withServer<T>(

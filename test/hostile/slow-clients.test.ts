@@ -15,6 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../helpers/index.js';
+import type { AnyParser } from '../helpers/parsers.js';
 
 const hostile = hostileSetup();
 
@@ -237,7 +238,7 @@ describe('a client that closes right after the headers', () => {
     test(`${parser}: 400 request.aborted, next once, and the server keeps serving`, async () => {
       const baseline = activeResources();
       const server = await startServer({
-        middleware: [hostile.subject.parsers[parser]({ type: () => true })],
+        middleware: [(hostile.subject.parsers[parser] as AnyParser)({ type: () => true })],
       });
       try {
         await sendRaw(server, [rawHead('POST', '/', { 'content-length': 10 })], {

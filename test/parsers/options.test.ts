@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parsers } from '../../src/index.js';
-import { assertBody, assertError, exchange } from '../helpers/parsers.js';
+import { type AnyParser, assertBody, assertError, exchange } from '../helpers/parsers.js';
 
-const all = [parsers.json, parsers.raw, parsers.text, parsers.urlencoded] as const;
+const all: readonly AnyParser[] = [parsers.json, parsers.raw, parsers.text, parsers.urlencoded];
 
 describe('parser options', () => {
   it("rejects a limit that is not a size at creation, with body-parser's message", () => {

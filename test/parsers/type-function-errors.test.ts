@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { parsers } from '../../src/index.js';
 import type { ParserMiddleware } from '../../src/parsers/types.js';
-import { exchange } from '../helpers/parsers.js';
+import { type AnyParser, exchange } from '../helpers/parsers.js';
 
 const refusal = new Error('type check failed');
 const throwingType = () => {
@@ -57,7 +57,7 @@ async function bareServerRun(parser: ParserMiddleware): Promise<Seen & { status:
 describe('a type function that throws', () => {
   for (const name of ['json', 'raw', 'text', 'urlencoded'] as const) {
     it(`passes the thrown error to next once under node:http (${name})`, async () => {
-      const result = await bareServerRun(parsers[name]({ type: throwingType }));
+      const result = await bareServerRun((parsers[name] as AnyParser)({ type: throwingType }));
       assert.deepEqual(result.thrown, [], 'nothing thrown out of the middleware');
       assert.deepEqual(result.nextErrors, [refusal]);
       assert.equal(result.status, 500);

@@ -95,3 +95,83 @@ describe('the verify option', () => {
     assert.equal(called, false);
   });
 });
+
+describe('an async verify', () => {
+  it('is awaited before the body is parsed', async () => {
+    const order: string[] = [];
+    const parser = parsers.json({
+      verify: async () => {
+        order.push('verify starts');
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        order.push('verify ends');
+      },
+      reviver: (key, value) => {
+        if (key === '') order.push('parsed');
+        return value;
+      },
+    });
+    assertBody(await exchange(parser, 'application/json', '{"a":1}'), { a: 1 });
+    assert.deepEqual(order, ['verify starts', 'verify ends', 'parsed']);
+  });
+
+  it('refuses the body when its promise rejects, as a throw does: 403, or the error’s own status', async () => {
+    const parser = parsers.text({ verify: () => Promise.reject(new Error('no')) });
+    const result = await exchange(parser, 'text/plain', 'x');
+    const err = assertError(result, 403, 'entity.verify.failed', 'no', { body: Buffer.from('x') });
+    assert.ok((err as { cause?: unknown }).cause instanceof Error);
+    const signed = parsers.text({
+      verify: async () => {
+        throw Object.assign(new Error('bad signature'), { status: 401 });
+      },
+    });
+    assertError(
+      await exchange(signed, 'text/plain', 'x'),
+      401,
+      'entity.verify.failed',
+      'bad signature',
+    );
+  });
+
+  it('gives up on a promise that never settles after verifyTimeout: 500 entity.verify.timeout, next once, nothing parsed', async () => {
+    let parsed = false;
+    const parser = parsers.json({
+      verify: () => new Promise(() => {}),
+      verifyTimeout: 100,
+      reviver: (_key, value) => {
+        parsed = true;
+        return value;
+      },
+    });
+    const started = Date.now();
+    const result = await exchange(parser, 'application/json', '{"a":1}');
+    const elapsed = Date.now() - started;
+    assertError(result, 500, 'entity.verify.timeout', 'verify did not settle within 100 ms', {
+      timeout: 100,
+    });
+    assert.equal(result.outcome.body, undefined);
+    assert.equal(parsed, false);
+    assert.ok(elapsed >= 100 && elapsed < 3000, `answered after ${elapsed} ms`);
+  });
+
+  it('ignores a promise that settles after the timeout, even one that rejects', async () => {
+    let reject: (reason: unknown) => void = () => {};
+    const parser = parsers.text({
+      verify: () => new Promise((_resolve, fail) => (reject = fail)),
+      verifyTimeout: 30,
+    });
+    const result = await exchange(parser, 'text/plain', 'x');
+    assertError(result, 500, 'entity.verify.timeout', /did not settle/);
+    reject(new Error('late'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(result.outcome.nextCalls, 1);
+  });
+
+  it('refuses a verifyTimeout that setTimeout cannot wait for, at creation', () => {
+    for (const verifyTimeout of [0, -5, Number.NaN, 2 ** 31, '1s']) {
+      assert.throws(() => parsers.raw({ verifyTimeout: verifyTimeout as never }), {
+        name: 'TypeError',
+        message: 'option verifyTimeout must be a number of milliseconds from 1 to 2147483647',
+      });
+    }
+  });
+});

@@ -14,7 +14,12 @@ const listed = [
   'entity.parse.failed',
   'entity.prototype.forbidden',
   'entity.too.large',
+  'entity.validation.failed',
+  'entity.validation.threw',
+  'entity.validation.timeout',
   'entity.verify.failed',
+  'entity.verify.timeout',
+  'media.type.unsupported',
   'parameters.too.many',
   'querystring.parse.rangeError',
   'request.aborted',
@@ -48,11 +53,17 @@ describe('the error registry', () => {
     }
   });
 
-  it('exposes messages of client errors only: the two 5xx kinds hide theirs', () => {
+  it('exposes messages of client errors only: the 5xx kinds hide theirs', () => {
     const hidden = Object.entries(errorKinds)
       .filter(([, spec]) => !spec.expose)
       .map(([type]) => type);
-    assert.deepEqual(hidden.sort(), ['stream.encoding.set', 'stream.not.readable']);
+    assert.deepEqual(hidden.sort(), [
+      'entity.validation.threw',
+      'entity.validation.timeout',
+      'entity.verify.timeout',
+      'stream.encoding.set',
+      'stream.not.readable',
+    ]);
   });
 
   it('is frozen', () => {
