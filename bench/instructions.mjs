@@ -7,7 +7,8 @@
 //   node instructions.mjs [--requests=2000] [--warmup=3000] variant ...
 // A variant is impl@logger:<format> (impl: floor, morgan, pino-http, httpware) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
-// baseline with HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
+// httpware-zod and httpware-zod-handler (json-100b), baseline with
+// HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
 import { spawnSync } from 'node:child_process';
 import { numberOption, positional, variantSpec } from './lib/cli.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';

@@ -11,6 +11,7 @@ declare namespace parsers {
   export type JsonParser = types.JsonParser;
   export type JsonReadOptions = types.JsonReadOptions;
   export type Next = types.Next;
+  export type Parser<Options, Read, Body> = types.Parser<Options, Read, Body>;
   export type ParserMiddleware = types.ParserMiddleware;
   export type ParserOptions = types.ParserOptions;
   export type Parsers = types.Parsers;

@@ -10,6 +10,7 @@ export import JsonOptions = parsers.JsonOptions;
 export import JsonParser = parsers.JsonParser;
 export import JsonReadOptions = parsers.JsonReadOptions;
 export import Next = parsers.Next;
+export import Parser = parsers.Parser;
 export import ParserMiddleware = parsers.ParserMiddleware;
 export import ParserOptions = parsers.ParserOptions;
 export import Parsers = parsers.Parsers;

@@ -29,6 +29,9 @@ const PARSERS_FIRST = {
   listeners: ['test/parsers/pipeline'],
   verify: ['test/parsers/verify'],
   json: ['test/parsers/prototype-poisoning', 'test/parsers/json'],
+  parse: ['test/parsers/json-parse-option'],
+  schema: ['test/parsers/schema'],
+  read: ['test/parsers/read'],
   urlencoded: ['test/parsers/urlencoded', 'test/parsers/attacks'],
   bytes: ['test/unit/parsers-bytes', 'test/parsers/options'],
   options: ['test/parsers/options'],
@@ -118,8 +121,8 @@ export const mutants = [
   parsers(
     'drain: nothing read off after an error',
     READ,
-    'this.drain(() => this.next(err));',
-    'this.next(err);',
+    'this.drain(() => this.done(err));',
+    'this.done(err);',
   ),
   parsers(
     'drain: connection kept after giving up',
@@ -286,6 +289,74 @@ export const mutants = [
     'src/parsers/json.ts',
     "    if (action === 'error') throw forbidden(text, found);\n    return undefined;",
     '    return Reflect.apply(reviver, this, [key, value, ...context]);',
+  ),
+  parsers(
+    'parse: what the application parses is not walked',
+    'src/parsers/json.ts',
+    "return action === 'ignore' ? value : guardParsed(value, text, action);",
+    'return value;',
+  ),
+  parsers(
+    'parse: a prototype set by a __proto__ key is allowed',
+    'src/parsers/json.ts',
+    'if (proto !== null && proto !== Object.prototype && proto !== Array.prototype) {',
+    'if (false) {',
+  ),
+  parsers(
+    'parse: allowed with a reviver, which is then dropped',
+    'src/parsers/options.ts',
+    'if (parse !== null && reviver !== undefined) {',
+    'if (false) {',
+  ),
+
+  // Schemas, async verify and the promise form.
+  parsers(
+    'schema: the rejected value stays in the message',
+    'src/parsers/schema.ts',
+    'if (form.text.length > 0 && cut.includes(form.text)) cut = cutOut(cut, form);',
+    'if (form.text.length > 0 && cut.includes(form.text)) cut = cut.trim();',
+  ),
+  parsers(
+    'schema: a path segment kept whole',
+    'src/parsers/schema.ts',
+    '      ? (segment as StandardSchemaV1.PathSegment).key',
+    '      ? segment',
+  ),
+  parsers(
+    'schema: every issue kept',
+    'src/parsers/schema.ts',
+    'for (let i = 0; i < count && i < MAX_ISSUES; i++)',
+    'for (let i = 0; i < count; i++)',
+  ),
+  parsers(
+    'schema: a long message kept whole',
+    'src/parsers/schema.ts',
+    'message: message.length > MAX_MESSAGE ?',
+    'message: false ?',
+  ),
+  parsers(
+    'schema: a promise waited for without a bound',
+    READ,
+    '      this.fail(expired());\n    }, timeout);',
+    '      this.fail(expired());\n    }, 2 ** 31 - 1);',
+  ),
+  parsers(
+    'verify: a returned promise not awaited',
+    READ,
+    '      if (isThenable(result)) {\n        const timeout = options.verifyTimeout;',
+    '      if (false) {\n        const timeout = options.verifyTimeout;',
+  ),
+  parsers(
+    'read: a body read in part is read again',
+    READ,
+    'if (req.readableDidRead || req.readableEnded || req.upgrade) {',
+    'if (req.readableEnded || req.upgrade) {',
+  ),
+  parsers(
+    'read: any Content-Type is read',
+    READ,
+    '    if (matched) reader.start(contentType);',
+    '    if (true) reader.start(contentType);',
   ),
 
   // Forms.

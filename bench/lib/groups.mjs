@@ -354,8 +354,16 @@ export async function parsersInProcess(options, log) {
   ];
   const subgroups = INPROC_CASES.map((kase) => {
     const { slow } = parserCaseOptions(kase);
-    const names =
-      kase === 'json-10kb' && options.httpware ? [...impls, 'httpware-proto-off'] : impls;
+    // json 100 B also runs httpware with a zod schema, against the parser then the schema's
+    // parse in the handler: what the `schema` option costs over doing it by hand.
+    const extra = !options.httpware
+      ? []
+      : kase === 'json-10kb'
+        ? ['httpware-proto-off']
+        : kase === 'json-100b'
+          ? ['httpware-zod', 'httpware-zod-handler']
+          : [];
+    const names = [...impls, ...extra];
     return {
       key: kase,
       variants: names.map((impl) => ({
@@ -407,6 +415,15 @@ export async function parsersInProcess(options, log) {
         vsBp ? fmt.spread(vsBp) : '-',
         fmt.mb(peak),
       ]);
+    }
+    if (kase === 'json-100b' && options.httpware) {
+      const cost = ratioSummary(
+        s,
+        (r) => r[`httpware-zod:${kase}`].ns / r[`httpware-zod-handler:${kase}`].ns,
+      );
+      caseSummary.schemaCost = cost.value;
+      summary.schemaCost = cost.value;
+      summary.schemaCostSpread = [cost.p25, cost.p75];
     }
     if (kase === 'json-10kb' && options.httpware) {
       const cost = ratioSummary(
@@ -475,6 +492,14 @@ export async function parsersInProcess(options, log) {
       'parsers.inproc.rss-1mb',
       '1 MB cases peak RSS / body-parser, worst case',
       rssRatio,
+      '<=',
+      1,
+      '<= 1.00',
+    ),
+    target(
+      'parsers.inproc.schema-vs-handler',
+      'json 100 B with a zod schema / the parser then schema.parse in the handler',
+      summary.schemaCost ?? Number.NaN,
       '<=',
       1,
       '<= 1.00',

@@ -35,6 +35,23 @@ export const LOGGER_FORMATS = {
 // src/parsers/types.ts); the default keeps it on.
 export const HTTPWARE_PROTO_OFF = { onProtoPoisoning: 'ignore' };
 
+// The schema of json 100 B's body (smallJson below), for the two ways of validating it with zod:
+// `httpware-zod`, the parser's `schema` option; `httpware-zod-handler`, the parser then
+// `schema.parse` where a handler would call it. Both leave the schema's output in req.body.
+let smallUser;
+function smallUserSchema() {
+  const { z } = require('zod');
+  smallUser ??= z.object({
+    user: z.string(),
+    email: z.string().email(),
+    age: z.number().int().nonnegative(),
+    admin: z.boolean(),
+    tags: z.array(z.string()),
+    score: z.number(),
+  });
+  return smallUser;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Logger middleware
 
@@ -330,6 +347,25 @@ export async function parserMiddleware({ impl, kase }) {
       const { parsers } = await loadHttpware();
       const extra = impl === 'httpware-proto-off' ? HTTPWARE_PROTO_OFF : {};
       return parsers[c.kind]({ ...options, ...extra });
+    }
+    case 'httpware-zod': {
+      const { parsers } = await loadHttpware();
+      return parsers[c.kind]({ ...options, schema: smallUserSchema() });
+    }
+    case 'httpware-zod-handler': {
+      const { parsers } = await loadHttpware();
+      const parse = parsers[c.kind](options);
+      const schema = smallUserSchema();
+      return (req, res, next) =>
+        parse(req, res, (err) => {
+          if (err) return next(err);
+          try {
+            req.body = schema.parse(req.body);
+          } catch (invalid) {
+            return next(invalid);
+          }
+          next();
+        });
     }
     default:
       throw new Error(`unknown parser variant ${impl}`);

@@ -96,10 +96,8 @@ function child(value: unknown, key: PropertyKey): unknown {
 /** `message` without the value, printed in any of `forms`. */
 function cutValue(message: string, forms: readonly Printed[]): string {
   let cut = message;
-  for (const { text, bare } of forms) {
-    if (text.length === 0 || !cut.includes(text)) continue;
-    cut = bare ? cutWherever(cut, text) : cutQuoted(cut, text);
-  }
+  for (const form of forms)
+    if (form.text.length > 0 && cut.includes(form.text)) cut = cutOut(cut, form);
   return cut;
 }
 
@@ -138,36 +136,24 @@ function isWordChar(char: string | undefined): boolean {
   return char !== undefined && /[\p{L}\p{N}_]/u.test(char);
 }
 
-/** Every occurrence of `text` that no letter or digit touches, with any quotes around it. */
-function cutWherever(message: string, text: string): string {
+/**
+ * `message` with every occurrence of the printed value replaced: between a pair of the same
+ * quotes (the quotes go too), or, for a `bare` form, anywhere no letter or digit touches it.
+ */
+function cutOut(message: string, { text, bare }: Printed): string {
   let out = '';
   let from = 0;
   for (let at = message.indexOf(text); at !== -1; at = message.indexOf(text, at + 1)) {
     if (at < from) continue;
     const before = message[at - 1];
     const after = message[at + text.length];
-    const edges = [text[0], text[text.length - 1]];
-    if ((isWordChar(edges[0]) && isWordChar(before)) || (isWordChar(edges[1]) && isWordChar(after)))
-      continue;
     const quoted = before !== undefined && QUOTES.includes(before) && after === before;
-    const start = quoted ? at - 1 : at;
-    out += message.slice(from, start) + CUT;
+    const alone =
+      !(isWordChar(text[0]) && isWordChar(before)) &&
+      !(isWordChar(text[text.length - 1]) && isWordChar(after));
+    if (!quoted && !(bare && alone)) continue;
+    out += message.slice(from, quoted ? at - 1 : at) + CUT;
     from = at + text.length + (quoted ? 1 : 0);
-  }
-  return out + message.slice(from);
-}
-
-/** Every occurrence of `text` between a pair of the same quotes, quotes included. */
-function cutQuoted(message: string, text: string): string {
-  let out = '';
-  let from = 0;
-  for (let at = message.indexOf(text); at !== -1; at = message.indexOf(text, at + 1)) {
-    if (at < from) continue;
-    const before = message[at - 1];
-    if (before === undefined || !QUOTES.includes(before) || message[at + text.length] !== before)
-      continue;
-    out += message.slice(from, at - 1) + CUT;
-    from = at + text.length + 1;
   }
   return out + message.slice(from);
 }

@@ -235,53 +235,27 @@ export interface UrlencodedReadOptions
 /**
  * One parser: called with options, it makes the middleware; its `read` reads one request's body
  * through the same pipeline and resolves to it, or rejects with the error the middleware would
- * give `next`.
+ * give `next`. With a `schema`, the body is the schema's output.
  */
-export interface JsonParser {
-  <S extends StandardSchemaV1>(
-    options: WithSchema<JsonOptions, S>,
-  ): ValidatingMiddleware<Output<S>>;
-  (options?: JsonOptions): ParserMiddleware;
+export interface Parser<Options, Read, Body> {
+  <S extends StandardSchemaV1>(options: WithSchema<Options, S>): ValidatingMiddleware<Output<S>>;
+  (options?: Options): ParserMiddleware;
   read<S extends StandardSchemaV1>(
     req: IncomingMessage,
-    options: WithSchema<JsonReadOptions, S>,
+    options: WithSchema<Read, S>,
   ): Promise<Output<S>>;
-  read(req: IncomingMessage, options?: JsonReadOptions): Promise<unknown>;
+  read(req: IncomingMessage, options?: Read): Promise<Body>;
 }
 
-export interface RawParser {
-  <S extends StandardSchemaV1>(options: WithSchema<RawOptions, S>): ValidatingMiddleware<Output<S>>;
-  (options?: RawOptions): ParserMiddleware;
-  read<S extends StandardSchemaV1>(
-    req: IncomingMessage,
-    options: WithSchema<RawReadOptions, S>,
-  ): Promise<Output<S>>;
-  read(req: IncomingMessage, options?: RawReadOptions): Promise<Buffer>;
-}
-
-export interface TextParser {
-  <S extends StandardSchemaV1>(
-    options: WithSchema<TextOptions, S>,
-  ): ValidatingMiddleware<Output<S>>;
-  (options?: TextOptions): ParserMiddleware;
-  read<S extends StandardSchemaV1>(
-    req: IncomingMessage,
-    options: WithSchema<TextReadOptions, S>,
-  ): Promise<Output<S>>;
-  read(req: IncomingMessage, options?: TextReadOptions): Promise<string>;
-}
-
-export interface UrlencodedParser {
-  <S extends StandardSchemaV1>(
-    options: WithSchema<UrlencodedOptions, S>,
-  ): ValidatingMiddleware<Output<S>>;
-  (options?: UrlencodedOptions): ParserMiddleware;
-  read<S extends StandardSchemaV1>(
-    req: IncomingMessage,
-    options: WithSchema<UrlencodedReadOptions, S>,
-  ): Promise<Output<S>>;
-  read(req: IncomingMessage, options?: UrlencodedReadOptions): Promise<unknown>;
-}
+/** `json`: the body is any JSON value (untrusted: validate it, or give a `schema`). */
+export interface JsonParser extends Parser<JsonOptions, JsonReadOptions, unknown> {}
+/** `raw`: the body is a Buffer. */
+export interface RawParser extends Parser<RawOptions, RawReadOptions, Buffer> {}
+/** `text`: the body is a string. */
+export interface TextParser extends Parser<TextOptions, TextReadOptions, string> {}
+/** `urlencoded`: the body is an object of the form's fields (untrusted). */
+export interface UrlencodedParser
+  extends Parser<UrlencodedOptions, UrlencodedReadOptions, unknown> {}
 
 /** The parsers object, `httpware/parsers`. */
 export interface Parsers {

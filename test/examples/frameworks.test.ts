@@ -91,6 +91,17 @@ describe('the webhook example', () => {
     assert.equal(res.status, 401);
   });
 
+  test('refuses a signature header that is not sha256= and 64 hex digits, and one for other bytes', async () => {
+    const body = '{"event":"ping"}';
+    const hmac = createHmac('sha256', secret).update(body).digest('hex');
+    for (const signature of ['', hmac, `sha256=${hmac.slice(2)}`, `sha256=${'zz'.repeat(32)}`]) {
+      assert.equal((await post(body, signature)).status, 401, signature);
+    }
+    assert.equal((await post('{"event":"pong"}', `sha256=${hmac}`)).status, 401);
+    // Upper-case hex digits are the same signature.
+    assert.equal((await post(body, `sha256=${hmac.toUpperCase()}`)).status, 200);
+  });
+
   test('checks the signature before parsing: a forged malformed body is a 401, not a 400', async () => {
     const forged = await post('{"event":', `sha256=${'0'.repeat(64)}`);
     assert.equal(forged.status, 401);

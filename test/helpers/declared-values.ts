@@ -2,7 +2,8 @@
 // consumer's compiler reads them: a probe file in the consumer project imports each entry, and
 // the checker resolves the import through the package's `exports` (or `typesVersions`) to the
 // declaration file it would use. A name with a value meaning (a const, a function, a class, an
-// export= target and its properties) must then exist at runtime; a type-only name need not.
+// export= target and its properties, and the members of a function among them, such as
+// `json.read`) must then exist at runtime; a type-only name need not.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -120,6 +121,17 @@ export function readDeclarations(
       file,
     });
     const values: DeclaredValue[] = [];
+    // A function's own members are values too (`json.read`, `logger.token`): one level down.
+    const withMembers = (path: string[], symbol: ts.Symbol, file: string): void => {
+      const found = value(path, symbol, file);
+      values.push(found);
+      if (!found.callable || path.length > 1) return;
+      for (const member of checker.getTypeOfSymbol(symbol).getProperties()) {
+        // `prototype` is every function's; `__@` names are symbol keys (Symbol.hasInstance).
+        if (member.name === 'prototype' || member.name.startsWith('__@')) continue;
+        values.push(value([...path, member.name], member, file));
+      }
+    };
     const names = new Map<string, 'type' | 'value'>();
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       names.set(exported.name, isValue(resolve(exported)) ? 'value' : 'type');
@@ -130,12 +142,12 @@ export function readDeclarations(
       const target = resolve(exportEquals);
       values.push(value([], target, fileOf(target)));
       for (const property of checker.getTypeOfSymbol(target).getProperties()) {
-        values.push(value([property.name], property, fileOf(target)));
+        withMembers([property.name], property, fileOf(target));
       }
     } else {
       for (const exported of checker.getExportsOfModule(moduleSymbol)) {
         const resolved = resolve(exported);
-        if (isValue(resolved)) values.push(value([exported.name], resolved, fileOf(resolved)));
+        if (isValue(resolved)) withMembers([exported.name], resolved, fileOf(resolved));
       }
     }
     entries.set(specifier, { values, names });

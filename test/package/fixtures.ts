@@ -138,3 +138,18 @@ for (const { mode, specifier, path } of wanted) {
 }
 process.stdout.write(JSON.stringify(seen));
 `;
+
+/** ESM through a bundler's resolution, without esModuleInterop. */
+export const tsBundlerCheck = `import logger, { type FormatFn, token } from 'httpware/logger';
+import * as morgan from 'httpware/logger';
+import parsers, { json, type OptionsJson } from 'httpware/parsers';
+import { HttpwareError } from 'httpware';
+
+const format: FormatFn = (tokens, req, res) => tokens.url(req, res);
+const options: logger.Options = { immediate: true };
+const stream: morgan.StreamOptions = { write: () => {} };
+const body: OptionsJson = { limit: '1mb' };
+token('zone', () => 'eu');
+morgan.format('zoned', ':zone :url');
+export const used = [logger(format, { ...options, stream }), parsers.json(body), json(), json.read, HttpwareError];
+`;

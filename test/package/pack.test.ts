@@ -9,6 +9,7 @@ import {
   cjsCheck,
   esmCheck,
   runtimeTypeofProbe,
+  tsBundlerCheck,
   tsCjsCheck,
   tsClassicCheck,
   tsconfig,
@@ -17,6 +18,7 @@ import {
 } from './fixtures.js';
 import {
   bodyParserSnippet,
+  bundlerOptions,
   classicOptions,
   esmNamedSnippet,
   httpwareSnippet,
@@ -24,6 +26,7 @@ import {
   loggerOnlySnippet,
   morganSnippet,
   node16Options,
+  schemaSnippet,
 } from './types-fixtures.js';
 
 // What users install is what is tested: the package is packed (as `npm publish` would), the
@@ -99,6 +102,9 @@ describe('the packed package', () => {
           '@types/connect',
           '@types/morgan',
           '@types/body-parser',
+          'zod',
+          'valibot',
+          'arktype',
         ].map((name) => `${name}@${devPackage.devDependencies[name]}`),
       ],
       scratch,
@@ -159,6 +165,11 @@ describe('the packed package', () => {
     const tsc = join(scratch, 'node_modules/typescript/bin/tsc');
     run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], scratch);
   });
+  test('type-checks from a bundler project without esModuleInterop', () => {
+    const file = write('bundled.ts', tsBundlerCheck);
+    assert.deepEqual(typecheck('tsconfig.bundler.json', bundlerOptions, [file]), []);
+  });
+
   // The declarations as a consumer's compiler reads them, one program per way of loading.
   const entries = ['httpware', 'httpware/logger', 'httpware/parsers'];
   const declarations = memo(() =>
@@ -189,6 +200,8 @@ describe('the packed package', () => {
     assert.ok(found('import', 'httpware/logger').includes('token'));
     assert.ok(found('require', 'httpware/logger').includes('token'));
     assert.ok(found('node10', 'httpware/parsers').includes('urlencoded'));
+    assert.ok(found('require', 'httpware/parsers').includes('json.read'));
+    assert.ok(found('import', 'httpware/parsers').includes('raw.read'));
   });
 
   test('each entry names every public type of its part, under import and require', () => {
@@ -231,6 +244,8 @@ describe('the packed package', () => {
       write('hw-named.mts', esmNamedSnippet('httpware/logger', 'httpware/parsers')),
       write('own.cts', httpwareSnippet("import express = require('express');")),
       write('own.mts', httpwareSnippet("import express from 'express';")),
+      write('own-schema.cts', schemaSnippet('cjs')),
+      write('own-schema.mts', schemaSnippet('esm')),
     ];
     return typecheck('tsconfig.node16.json', node16Options, files);
   });
@@ -247,7 +262,7 @@ describe('the packed package', () => {
     assert.deepEqual(classicErrors(), []);
   });
 
-  test('types: type-only names beside the default import, req.id and req.rawBody on Express, HttpwareError narrowing, misuse refused', () => {
+  test('types: type-only names beside the default import, req.id and req.rawBody on Express, HttpwareError narrowing, validated bodies typed from zod, valibot and arktype schemas, read() typed, misuse refused', () => {
     assert.deepEqual(
       node16Errors().filter((e) => !e.startsWith('at-') && !e.startsWith('hw-')),
       [],

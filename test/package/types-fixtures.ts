@@ -219,6 +219,19 @@ export const node16Options = {
   types: ['node'],
 };
 
+/** A bundler project (`moduleResolution: bundler`) with esModuleInterop turned off. */
+export const bundlerOptions = {
+  module: 'esnext',
+  moduleResolution: 'bundler',
+  target: 'ES2022',
+  strict: true,
+  esModuleInterop: false,
+  allowSyntheticDefaultImports: false,
+  noEmit: true,
+  skipLibCheck: false,
+  types: ['node'],
+};
+
 /** A classic CommonJS project: node10 resolution and no `esModuleInterop`, for `import * as`. */
 export const classicOptions = {
   module: 'commonjs',
@@ -229,3 +242,107 @@ export const classicOptions = {
   skipLibCheck: false,
   types: ['node'],
 };
+
+/**
+ * Validated bodies and the promise form, in one module system: the type of `req.body` after a
+ * parser with a schema (Express infers it from the middleware), and of what `read` resolves to,
+ * equal to the schema's output for zod, valibot and (ESM only: arktype ships no CommonJS)
+ * arktype; `read`'s plain types; misuse refused.
+ */
+export function schemaSnippet(system: 'cjs' | 'esm'): string {
+  const imports =
+    system === 'cjs'
+      ? `import express = require('express');
+import parsers = require('httpware/parsers');
+import { z } from 'zod';
+import * as v from 'valibot';
+type StandardSchemaV1<I = unknown, O = I> = parsers.StandardSchemaV1<I, O>;
+type InferOutput<S extends StandardSchemaV1> = parsers.StandardSchemaV1.InferOutput<S>;
+type ValidationIssue = parsers.ValidationIssue;
+const { json, text, raw, urlencoded } = parsers;
+`
+      : `import express from 'express';
+import parsers, { json, raw, text, urlencoded, type StandardSchemaV1 } from 'httpware/parsers';
+import type { ValidationIssue } from 'httpware';
+import { type } from 'arktype';
+import { z } from 'zod';
+import * as v from 'valibot';
+type InferOutput<S extends StandardSchemaV1> = StandardSchemaV1.InferOutput<S>;
+`;
+  const arktype =
+    system === 'esm'
+      ? `
+const Point = type({ x: 'number', y: 'number', 'label?': 'string' });
+type PointOut = typeof Point.infer;
+app.put('/point', json({ schema: Point }), (req, res) => {
+  const same: Equal<typeof req.body, PointOut> = true;
+  res.json(same);
+});
+export async function readPoint(req: IncomingMessage): Promise<PointOut> {
+  const point = await text.read(req, { schema: type('string.json.parse').pipe(Point) });
+  const same: Equal<typeof point, PointOut> = true;
+  void same;
+  return point;
+}
+`
+      : '';
+  return `${imports}import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+const User = z.object({ name: z.string(), role: z.enum(['admin', 'user']).default('user') });
+type UserOut = z.output<typeof User>;
+const Form = v.object({ age: v.pipe(v.string(), v.transform(Number)) });
+type FormOut = v.InferOutput<typeof Form>;
+
+const app = express();
+app.post('/users', json({ schema: User, limit: '10kb' }), (req, res) => {
+  const same: Equal<typeof req.body, UserOut> = true;
+  res.json(same);
+});
+app.post('/form', urlencoded({ schema: Form, extended: false }), (req, res) => {
+  const same: Equal<typeof req.body, FormOut> = true;
+  res.json(same);
+});
+app.post('/any', json(), (req, res) => {
+  // Without a schema, req.body keeps Express's own type.
+  res.json(req.body.anything);
+});
+${arktype}
+http.createServer(async (req, res) => {
+  const user = await json.read(req, { schema: User, res });
+  const form = await parsers.urlencoded.read(req, { schema: Form });
+  const plain = await json.read(req, { limit: '1kb' });
+  const words = await text.read(req, { defaultCharset: 'utf-8' });
+  const bytes = await raw.read(req, { verify: async (_req, response, buf) => void [response?.statusCode, buf] });
+  const checks: [
+    Equal<typeof user, UserOut>,
+    Equal<typeof user, InferOutput<typeof User>>,
+    Equal<typeof form, FormOut>,
+    Equal<typeof plain, unknown>,
+    Equal<typeof words, string>,
+    Equal<typeof bytes, Buffer>,
+  ] = [true, true, true, true, true, true];
+  const schema: StandardSchemaV1<unknown, UserOut> = User;
+  res.end(JSON.stringify([checks, schema['~standard'].vendor]));
+});
+
+export function report(issues: readonly ValidationIssue[]): string[] {
+  return issues.map((issue) => \`\${issue.path.join('.')}: \${issue.message}\`);
+}
+
+json({ parse: (body: string) => JSON.parse(body), verify: async () => {}, verifyTimeout: 500 });
+// @ts-expect-error a schema is a Standard Schema
+json({ schema: { validate: () => true } });
+// @ts-expect-error parse takes the text
+json({ parse: (body: Buffer) => body });
+export async function misuse(req: IncomingMessage) {
+  // @ts-expect-error text.read resolves to a string
+  const n: number = await text.read(req);
+  // @ts-expect-error the schema's output, not any
+  const role: number = (await json.read(req, { schema: User })).role;
+  return [n, role];
+}
+`;
+}
