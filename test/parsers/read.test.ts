@@ -196,6 +196,27 @@ describe('read', () => {
     });
   }
 
+  for (const transport of ['https', 'h2', 'h2-http1'] as const) {
+    it(`reads over ${transport}, a body without a length included where HTTP/2 allows it`, async () => {
+      await withServer(
+        readThen((req, res) => parsers.json.read(req, { res })),
+        async (server) => {
+          const reply = await send(server, {
+            method: 'POST',
+            headers: { 'content-type': JSON_TYPE },
+            body: ['{"a":', '1}'],
+            ...(transport === 'https'
+              ? { headers: { 'content-type': JSON_TYPE, 'transfer-encoding': 'chunked' } }
+              : {}),
+          });
+          assert.equal(reply.status, 200, reply.text);
+          assert.deepEqual((await server.nextOutcome()).body, { a: 1 });
+        },
+        { transport },
+      );
+    });
+  }
+
   it('gives text as a string and raw as a Buffer', async () => {
     const text = await exchange(
       readThen((req) => parsers.text.read(req)),
