@@ -123,6 +123,40 @@ function checksOver(host: readonly [Transport, Framework]): void {
     });
   }
 
+  check(`${on}: read, the promise form, with a schema and its 422`, async () => {
+    const schema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'smoke',
+        validate: (value: unknown) => {
+          const a = (value as { a?: unknown }).a;
+          return typeof a === 'number'
+            ? { value: { doubled: a * 2 } }
+            : { issues: [{ message: 'a must be a number', path: [{ key: 'a' }] }] };
+        },
+      },
+    };
+    const read: Middleware = (req, res, next) => {
+      parsers.json.read(req, { schema, res }).then((body) => {
+        (req as { body?: unknown }).body = body;
+        next();
+      }, next);
+    };
+    const { server } = await loggedParsing(host, 'tiny', [read]);
+    try {
+      const headers = { 'content-type': 'application/json' };
+      assert.equal((await send(server, { body: '{"a":2}', headers })).text, '{"doubled":4}');
+      const refused = await send(server, { body: '{"a":"x"}', headers });
+      assert.equal(refused.status, 422);
+      assert.equal(
+        refused.text,
+        '[entity.validation.failed] invalid request body: a: a must be a number',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   check(`${on}: a gzip body`, async () => {
     const { server } = await loggedParsing(host, 'tiny', [parsers.json() as Middleware]);
     try {
