@@ -9,3 +9,12 @@ test('calling the parsers object itself throws body-parser 2 message for the spl
 test('the parsers object carries exactly the four factories', () => {
   assert.deepEqual(Object.keys(parsers).sort(), ['json', 'raw', 'text', 'urlencoded']);
 });
+
+test('each factory keeps its name and carries read, its promise form, and nothing else', () => {
+  for (const name of ['json', 'raw', 'text', 'urlencoded'] as const) {
+    const parser = parsers[name];
+    assert.equal(parser.name, name);
+    assert.deepEqual(Object.keys(parser), ['read']);
+    assert.equal(typeof parser.read, 'function');
+  }
+});
