@@ -35,6 +35,7 @@
 
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { captureContext } from './active-span.js';
 import { toFixed } from './fixed.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
@@ -59,6 +60,8 @@ export class Exchange {
   abandoned = false;
   /** The response's status code when the request reached the logger (200 unless set before). */
   readonly statusOnArrival: number;
+  /** The OpenTelemetry context active when the request reached the logger (see active-span.ts). */
+  context: unknown = undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -125,6 +128,15 @@ export function statusCodeOf(res: ServerResponse): number | undefined {
   return exchange.abandoned && res.statusCode !== exchange.statusOnArrival
     ? res.statusCode
     : undefined;
+}
+
+/**
+ * The OpenTelemetry context of the request: the one captured when it reached the logger while
+ * its line is rendered, or the active one for a token called by the application itself.
+ */
+export function otelContextOf(req: IncomingMessage): unknown {
+  const exchange = arrivalOf(req);
+  return exchange === undefined ? captureContext() : exchange.context;
 }
 
 /** The exchange of the line being rendered, if it is about this request. */

@@ -191,6 +191,8 @@ const json: JsonFields = Object.freeze({
   'http.route': ':route',
   'http.request.id': ':request-id',
   trace_id: ':trace-id',
+  span_id: ':span-id',
+  trace_flags: ':trace-flags',
 });
 
 const ecs: JsonFields = Object.freeze({
@@ -209,6 +211,7 @@ const ecs: JsonFields = Object.freeze({
   'http.version': ':http-version',
   'http.request.id': ':request-id',
   'trace.id': ':trace-id',
+  'span.id': ':span-id',
 });
 
 // The presets' lines written straight
@@ -243,6 +246,9 @@ interface PresetLayout {
   readonly route: string | undefined;
   readonly id: string;
   readonly trace: string;
+  readonly span: string;
+  /** The trace flags' key; undefined leaves them out (ECS has no field for them). */
+  readonly flags: string | undefined;
   /** The duration's JSON text, from milliseconds; undefined leaves it out. */
   readonly durationText: (ms: number) => string | undefined;
 }
@@ -291,6 +297,8 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
+    const span = reader(policy, 'span-id');
+    const flags = layout.flags === undefined ? undefined : reader(policy, 'trace-flags');
     return (req, res) => {
       const url = fullUrl(req);
       const pathValue = pathOf(url);
@@ -312,7 +320,10 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
         major === 1 && minor === 1 ? version11 : `${version}${layout.versionText(major, minor)}"`;
       if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
       line = withField(line, layout.id, id(req, res));
-      return `${withField(line, layout.trace, trace(req, res))}}`;
+      line = withField(line, layout.trace, trace(req, res));
+      line = withField(line, layout.span, span(req, res));
+      if (flags !== undefined) line = withField(line, layout.flags as string, flags(req, res));
+      return `${line}}`;
     };
   };
 }
@@ -337,6 +348,8 @@ declarePresetLine(
     route: ',"http.route":',
     id: ',"http.request.id":',
     trace: ',"trace_id":',
+    span: ',"span_id":',
+    flags: ',"trace_flags":',
     // `:total-time` as the generic renderer writes it: three decimals, as a number.
     durationText: (ms) => roundedText(ms, 3),
   }),
@@ -362,6 +375,8 @@ declarePresetLine(
     route: undefined,
     id: ',"http.request.id":',
     trace: ',"trace.id":',
+    span: ',"span.id":',
+    flags: undefined,
     durationText: (ms) => {
       const ns = nanoseconds(ms);
       return Number.isFinite(ns) ? String(ns) : undefined;
