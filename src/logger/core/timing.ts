@@ -35,7 +35,7 @@
 
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { captureContext } from './active-span.js';
+import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
 import { toFixed } from './fixed.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
@@ -62,6 +62,8 @@ export class Exchange {
   readonly statusOnArrival: number;
   /** The OpenTelemetry context active when the request reached the logger (see active-span.ts). */
   context: unknown = undefined;
+  /** The ids of the span in that context, once read: null when it has none. */
+  span: SpanContext | null | undefined = undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -131,12 +133,15 @@ export function statusCodeOf(res: ServerResponse): number | undefined {
 }
 
 /**
- * The OpenTelemetry context of the request: the one captured when it reached the logger while
- * its line is rendered, or the active one for a token called by the application itself.
+ * The ids of the OpenTelemetry span the request was handled in, if one was active: read once
+ * per line from the context captured on arrival (the active one for a token called by the
+ * application itself).
  */
-export function otelContextOf(req: IncomingMessage): unknown {
+export function spanOf(req: IncomingMessage): SpanContext | undefined {
   const exchange = arrivalOf(req);
-  return exchange === undefined ? captureContext() : exchange.context;
+  if (exchange === undefined) return spanContextIn(captureContext());
+  if (exchange.span === undefined) exchange.span = spanContextIn(exchange.context) ?? null;
+  return exchange.span ?? undefined;
 }
 
 /** The exchange of the line being rendered, if it is about this request. */

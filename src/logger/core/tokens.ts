@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenFn } from '../types.js';
-import { type SpanContext, spanContextIn, traceFlagsText } from './active-span.js';
+import { traceFlagsText } from './active-span.js';
 import { basicAuthUser } from './basic-auth.js';
 import { formatDate } from './clf-date.js';
 import { DEFAULT_POLICY, maskHeader, type RedactPolicy } from './redact.js';
@@ -11,9 +11,9 @@ import {
   arrivalAddress,
   frameworkIp,
   headerGivenToWriteHead,
-  otelContextOf,
   responseTime,
   socketAddress,
+  spanOf,
   statusCodeOf,
   totalTime,
 } from './timing.js';
@@ -103,11 +103,6 @@ const requestIdToken: TokenFn = function requestIdToken(req) {
   const id = (req as { id?: unknown }).id;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 };
-
-/** The ids of the OpenTelemetry span the request was handled in, if one was active. */
-function spanOf(req: IncomingMessage): SpanContext | undefined {
-  return spanContextIn(otelContextOf(req));
-}
 
 // The trace id is the active span's; without one, the incoming `traceparent`'s (its parent id
 // is the caller's span, never written as this request's).

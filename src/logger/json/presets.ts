@@ -7,8 +7,9 @@
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { traceFlagsText } from '../core/active-span.js';
 import type { RedactPolicy } from '../core/redact.js';
-import { statusCodeOf } from '../core/timing.js';
+import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
 import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
@@ -297,8 +298,6 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
-    const span = reader(policy, 'span-id');
-    const flags = layout.flags === undefined ? undefined : reader(policy, 'trace-flags');
     return (req, res) => {
       const url = fullUrl(req);
       const pathValue = pathOf(url);
@@ -320,10 +319,13 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
         major === 1 && minor === 1 ? version11 : `${version}${layout.versionText(major, minor)}"`;
       if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
       line = withField(line, layout.id, id(req, res));
-      line = withField(line, layout.trace, trace(req, res));
-      line = withField(line, layout.span, span(req, res));
-      if (flags !== undefined) line = withField(line, layout.flags as string, flags(req, res));
-      return `${line}}`;
+      // A span's ids were checked as hex when read: written as they are.
+      const ids = spanOf(req);
+      if (ids === undefined) return `${withField(line, layout.trace, trace(req, res))}}`;
+      line += `${layout.trace}"${ids.traceId}"${layout.span}"${ids.spanId}"`;
+      return layout.flags === undefined
+        ? `${line}}`
+        : `${line}${layout.flags}"${traceFlagsText(ids.traceFlags)}"}`;
     };
   };
 }
