@@ -166,9 +166,7 @@ const JSON_VARIANTS = [
 const SPAN_FLOOR = 'floor-span:json';
 
 export async function jsonInProcess(options, log) {
-  const chosen = JSON_VARIANTS.filter(
-    ([impl]) => options.httpware || !impl.startsWith('httpware'),
-  );
+  const chosen = JSON_VARIANTS.filter(([impl]) => options.httpware || !impl.startsWith('httpware'));
   const subgroups = [
     {
       key: 'json',
@@ -195,10 +193,7 @@ export async function jsonInProcess(options, log) {
         : overheadX(k, 'pino-http:json');
     const vsNoSpan =
       k === 'httpware-span:json'
-        ? ratioSummary(
-            s,
-            (r) => (r[k].ns - r[SPAN_FLOOR].ns) / (r['httpware:json'].ns - r[f].ns),
-          )
+        ? ratioSummary(s, (r) => (r[k].ns - r[SPAN_FLOOR].ns) / (r['httpware:json'].ns - r[f].ns))
         : null;
     const vsCombined = k === 'httpware:json' ? overheadX(k, 'httpware:combined') : null;
     summary[k] = {
