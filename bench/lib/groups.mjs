@@ -151,13 +151,14 @@ export async function loggerInProcess(options, log) {
 
 // ---------------------------------------------------------------------------------------------
 
-// Structured logs (issue 9): httpware's `json` beside its own `combined`, pino-http (the JSON
+// Structured logs (issue 9): httpware's `json` and `ecs` beside its own `combined`, pino-http (the JSON
 // logger production users pick) and the floor, all writing to the discarding stream.
 // The `-span` variants run the same with an OpenTelemetry span active around the middleware
 // (as under the HTTP instrumentation): what reading its ids adds to the json line.
 const JSON_VARIANTS = [
   ['floor', 'json'],
   ['httpware', 'json'],
+  ['httpware', 'ecs'],
   ['httpware', 'combined'],
   ['pino-http', 'json'],
   ['floor-span', 'json'],
@@ -247,7 +248,7 @@ export async function jsonInProcess(options, log) {
   ];
   return {
     key: 'json',
-    title: `Structured logs, in process: json beside combined and pino-http (${unit(options)})`,
+    title: `Structured logs, in process: json and ecs beside combined and pino-http, with and without an active span (${unit(options)})`,
     text: table(
       [
         'variant',
