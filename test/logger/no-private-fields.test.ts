@@ -1,6 +1,6 @@
 // The logger adds nothing the application can see on req/res: no `_startAt`, no
 // `_remoteAddress`, no enumerable property. The one addition, made only for formats that read
-// the head (its time or its headers), is an own `writeHead` (assigned, as on-headers does) that passes
+// the head (its time or its headers), is a non-enumerable own `writeHead` that passes
 // everything through.
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -69,15 +69,12 @@ for (const framework of frameworks) {
       });
     }
 
-    it('a format reading the head adds only an own writeHead on res', async () => {
+    it('a format reading the head adds only a non-enumerable writeHead on res', async () => {
       const without = await snapshot(framework, undefined);
       const withLogger = await snapshot(framework, 'dev');
       assert.deepEqual(withLogger.reqKeys, without.reqKeys);
       assert.deepEqual(withLogger.reqEnumerable, without.reqEnumerable);
-      assert.deepEqual(
-        withLogger.resEnumerable.filter((key) => !without.resEnumerable.includes(key)),
-        ['writeHead'],
-      );
+      assert.deepEqual(withLogger.resEnumerable, without.resEnumerable);
       assert.deepEqual(
         withLogger.resKeys.filter((key) => !without.resKeys.includes(key)),
         ['writeHead'],

@@ -24,9 +24,10 @@
 //   a format function, or a token the application defined or redefined), and never with
 //   `immediate`: `:total-time` only needs to know that the head went out after the request
 //   reached the logger, which `res.headersSent` read on arrival and at the end tells;
-// - it is a plain own property, assigned, as on-headers (morgan's) and compression install
-//   theirs, so another middleware that wraps `writeHead` in turn works as before; it is the one
-//   property the logger adds to `res`, and only for formats that read the head;
+// - it is an own property that is not enumerable (so `Object.keys(res)`, spreads and
+//   serialisers see nothing new) but stays writable, so another middleware that wraps
+//   `writeHead` in turn (compression, on-headers) works as before; if such a middleware came
+//   first, its own property is replaced by plain assignment, keeping its attributes;
 // - it records, then calls the `writeHead` it replaced with the same `this` and arguments, and
 //   returns its result;
 // - on a response that cannot take it (made non-extensible or frozen), nothing is installed:
@@ -268,14 +269,15 @@ export function watchHead(exchange: Exchange, timed: boolean): void {
     // biome-ignore lint/complexity/noArguments: pass the caller's arguments through unchanged
     return Reflect.apply(replaced, this, arguments);
   };
-  // A plain own property, as on-headers (morgan's) and compression install theirs: defining it
-  // non-enumerable cost about 3,300 instructions per request more than this assignment. A
-  // frozen or non-extensible response refuses it; the head is then unknown ("-").
-  try {
-    res.writeHead = wrapper as ServerResponse['writeHead'];
-  } catch {
-    // Left as it is.
-  }
+  // Reflect's forms report failure (a frozen or non-extensible response) instead of throwing.
+  if (Object.hasOwn(res, 'writeHead')) Reflect.set(res, 'writeHead', wrapper);
+  else
+    Reflect.defineProperty(res, 'writeHead', {
+      value: wrapper,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
 }
 
 type WriteHead = (...args: unknown[]) => unknown;
