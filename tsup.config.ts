@@ -14,4 +14,6 @@ export default defineConfig({
   sourcemap: true,
   splitting: false,
   treeshake: true,
+  // `import.meta.url` in the CommonJS build, for the one `createRequire` (an optional peer).
+  shims: true,
 });

@@ -35,6 +35,8 @@ declare namespace logger {
     Req,
     Res
   >;
+  export type OtelLoggerProvider = types.OtelLoggerProvider;
+  export type OtelOptions = types.OtelOptions;
   export type PredefinedFormat = types.PredefinedFormat;
   export type RedactOptions = types.RedactOptions;
   export type RequestIdFactory = types.RequestIdFactory;

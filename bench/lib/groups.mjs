@@ -151,17 +151,23 @@ export async function loggerInProcess(options, log) {
 
 // ---------------------------------------------------------------------------------------------
 
-// Structured logs (issue 9): httpware's `json` beside its own `combined`, pino-http (the JSON
+// Structured logs (issue 9): httpware's `json` and `ecs` beside its own `combined`, pino-http (the JSON
 // logger production users pick) and the floor, all writing to the discarding stream.
+// The `-span` variants run the same with an OpenTelemetry span active around the middleware
+// (as under the HTTP instrumentation): what reading its ids adds to the json line.
 const JSON_VARIANTS = [
   ['floor', 'json'],
   ['httpware', 'json'],
+  ['httpware', 'ecs'],
   ['httpware', 'combined'],
   ['pino-http', 'json'],
+  ['floor-span', 'json'],
+  ['httpware-span', 'json'],
 ];
+const SPAN_FLOOR = 'floor-span:json';
 
 export async function jsonInProcess(options, log) {
-  const chosen = JSON_VARIANTS.filter(([impl]) => options.httpware || impl !== 'httpware');
+  const chosen = JSON_VARIANTS.filter(([impl]) => options.httpware || !impl.startsWith('httpware'));
   const subgroups = [
     {
       key: 'json',
@@ -180,23 +186,32 @@ export async function jsonInProcess(options, log) {
   const summary = {};
   for (const [impl, format] of chosen) {
     const k = `${impl}:${format}`;
-    const ratio = ratioSummary(s, (r) => r[k].ns / r[f].ns);
-    const vsPino = impl === 'floor' || impl === 'pino-http' ? null : overheadX(k, 'pino-http:json');
+    const floor = impl.endsWith('-span') ? SPAN_FLOOR : f;
+    const ratio = ratioSummary(s, (r) => r[k].ns / r[floor].ns);
+    const vsPino =
+      impl.startsWith('floor') || impl === 'pino-http' || impl.endsWith('-span')
+        ? null
+        : overheadX(k, 'pino-http:json');
+    const vsNoSpan =
+      k === 'httpware-span:json'
+        ? ratioSummary(s, (r) => (r[k].ns - r[SPAN_FLOOR].ns) / (r['httpware:json'].ns - r[f].ns))
+        : null;
     const vsCombined = k === 'httpware:json' ? overheadX(k, 'httpware:combined') : null;
     summary[k] = {
       ns: absMedian(s, (r) => r[k].ns),
-      overheadNs: impl === 'floor' ? 0 : absMedian(s, (r) => r[k].ns - r[f].ns),
+      overheadNs: impl.startsWith('floor') ? 0 : absMedian(s, (r) => r[k].ns - r[floor].ns),
       xFloor: ratio.value,
       lineBytes: lineBytes[k] ?? null,
       ...(vsPino ? { overheadXPinoHttp: vsPino.value } : {}),
       ...(vsCombined ? { overheadXCombined: vsCombined.value } : {}),
+      ...(vsNoSpan ? { overheadXNoSpan: vsNoSpan.value } : {}),
     };
     const spread = (x) => (x ? `${fmt.x(x.value)} [${fmt.spread(x)}]` : '-');
     rows.push([
       impl,
       format,
       fmt.ns(summary[k].ns),
-      impl === 'floor' ? '-' : fmt.ns(summary[k].overheadNs),
+      impl.startsWith('floor') ? '-' : fmt.ns(summary[k].overheadNs),
       fmt.x(ratio.value),
       spread(vsCombined),
       spread(vsPino),
@@ -215,6 +230,14 @@ export async function jsonInProcess(options, log) {
       '<= 1.15',
     ),
     target(
+      'logger.json.span-overhead-vs-no-span',
+      'json overhead with an active OpenTelemetry span / without',
+      summary['httpware-span:json']?.overheadXNoSpan ?? Number.NaN,
+      '<=',
+      1.1,
+      '<= 1.10',
+    ),
+    target(
       'logger.json.overhead-vs-pino-http',
       'json overhead / pino-http overhead',
       summary['httpware:json']?.overheadXPinoHttp ?? Number.NaN,
@@ -225,7 +248,7 @@ export async function jsonInProcess(options, log) {
   ];
   return {
     key: 'json',
-    title: `Structured logs, in process: json beside combined and pino-http (${unit(options)})`,
+    title: `Structured logs, in process: json and ecs beside combined and pino-http, with and without an active span (${unit(options)})`,
     text: table(
       [
         'variant',

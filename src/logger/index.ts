@@ -3,6 +3,7 @@
 
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { captureContext } from './core/active-span.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
@@ -24,8 +25,9 @@ import { defineToken, isBuiltinDefinition, registryVersion } from './core/token-
 import { HEAD_TOKENS } from './core/tokens.js';
 import { onceWarning } from './core/warnings.js';
 import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
-import { formatForLogger, jsonFormat } from './json/format.js';
+import { formatForLogger, isJsonFormat, jsonFormat } from './json/format.js';
 import { jsonPresets } from './json/presets.js';
+import { type OtelOutput, resolveOtel } from './otel/records.js';
 import { compile, tokenNamesOf } from './text/compile.js';
 import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
 
@@ -36,11 +38,19 @@ type Response = ServerResponse;
 interface ResolvedOptions {
   readonly immediate: boolean;
   readonly skip: ((req: Request, res: Response) => unknown) | undefined;
-  readonly stream: LogStream;
+  /** Where lines go; undefined when only OpenTelemetry records are emitted (`otel`, no stream). */
+  readonly stream: LogStream | undefined;
+  /** The `otel` option as given (resolved with the format, in `logger`). */
+  readonly otel: unknown;
   /** Flush interval of morgan's deprecated `buffer` option, or undefined (no buffering). */
   readonly bufferMs: number | undefined;
   /** What the logger's lines mask (the `redact` option). */
   readonly redact: RedactPolicy;
+}
+
+/** Whether the `otel` option asks for OpenTelemetry records (checked in full by `resolveOtel`). */
+function otelOn(otel: unknown): boolean {
+  return otel !== undefined && otel !== null && otel !== false;
 }
 
 function resolveFormat(format: unknown): FormatFn {
@@ -64,6 +74,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
       immediate: false,
       skip: undefined,
       stream: process.stdout,
+      otel: undefined,
       bufferMs: undefined,
       redact: DEFAULT_POLICY,
     };
@@ -71,7 +82,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const { immediate, skip, stream, buffer, redact } = options as Record<string, unknown>;
+  const { immediate, skip, stream, buffer, redact, otel } = options as Record<string, unknown>;
   // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
   // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
   const skipGiven = skip !== undefined && skip !== null && skip !== false;
@@ -90,7 +101,9 @@ function resolveOptions(options: unknown): ResolvedOptions {
     immediate: Boolean(immediate),
     skip: skipGiven ? (skip as ResolvedOptions['skip']) : undefined,
     // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
-    stream: streamGiven ? (stream as LogStream) : process.stdout,
+    // With OpenTelemetry records and no stream, the records are the only output.
+    stream: streamGiven ? (stream as LogStream) : otelOn(otel) ? undefined : process.stdout,
+    otel,
     bufferMs: bufferInterval(buffer),
     redact: resolveRedact(redact),
   };
@@ -100,14 +113,15 @@ function resolveOptions(options: unknown): ResolvedOptions {
  * What a format's built-in tokens read, so that nothing else is recorded per request. A format
  * that may call the application's code records everything (see `applicationTokensWatcher`).
  */
-function needsOf(format: FormatFn): Needs {
-  const names = tokenNamesOf(format) ?? [];
+function needsOf(format: FormatFn, otel: OtelOutput | undefined): Needs {
+  const names = [...(tokenNamesOf(format) ?? []), ...(otel?.tokenNames ?? [])];
   const has = (name: string) => names.includes(name);
   return {
     head: names.some((name) => HEAD_TOKENS.has(name)),
     headTime: has('response-time'),
     arrival: has('response-time') || has('total-time'),
     address: has('remote-addr'),
+    span: has('trace-id') || has('span-id') || has('trace-flags'),
   };
 }
 
@@ -120,6 +134,8 @@ interface Needs {
   readonly arrival: boolean;
   /** Record the client's address on arrival (`:remote-addr`). */
   readonly address: boolean;
+  /** Capture the OpenTelemetry context on arrival (`:trace-id`, `:span-id`, `:trace-flags`). */
+  readonly span: boolean;
 }
 
 /**
@@ -199,15 +215,26 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
-  const { immediate, skip, stream: target, bufferMs, redact } = resolveOptions(options);
+  const {
+    immediate,
+    skip,
+    stream: target,
+    bufferMs,
+    redact,
+    otel: otelOption,
+  } = resolveOptions(options);
   // A JSON format is made for this logger's redaction lists and stream (objects for an
   // object-mode stream); format strings and functions get tokens that follow the same lists.
-  const objectMode = (target as { writableObjectMode?: unknown }).writableObjectMode === true;
-  const formatLine = formatForLogger(resolveFormat(format), redact, objectMode);
+  const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
+  const resolved = resolveFormat(format);
+  const formatLine = formatForLogger(resolved, redact, objectMode);
+  const otel = resolveOtel(otelOption, resolved, redact);
+  // The line is made to be written, or as the body of a record (a text format's line).
+  const makesLine = target !== undefined || !isJsonFormat(resolved);
   const tokens = tokensFor(redact);
-  const needs = needsOf(formatLine);
+  const needs = needsOf(formatLine, otel);
   const callsApplication = applicationTokensWatcher(formatLine);
-  guardStreamErrors(target);
+  if (target !== undefined) guardStreamErrors(target);
 
   const skipFailed = onceWarning(
     'HTTPWARE_LOGGER_SKIP',
@@ -223,48 +250,59 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   );
   if (bufferMs !== undefined) warnBufferDeprecated();
   const stream =
-    bufferMs === undefined ? target : bufferedStream(target, bufferMs, (err) => writeFailed(err));
+    bufferMs === undefined || target === undefined
+      ? target
+      : bufferedStream(target, bufferMs, (err) => writeFailed(err));
 
   function logRequest(exchange: Exchange): void {
     // Tokens find the exchange through `current` while the line is made (see timing.ts).
     const previous = enter(exchange);
     try {
-      writeLine(exchange.req, exchange.res);
+      writeLine(exchange);
     } finally {
       leave(previous);
     }
   }
 
-  function writeLine(req: Request, res: Response): void {
-    if (skip !== undefined) {
-      let skipped: unknown = false;
-      try {
-        skipped = skip(req, res);
-      } catch (err) {
-        skipFailed(err);
-      }
-      if (skipped) return;
-    }
-
-    let line: unknown;
+  function skipped(req: Request, res: Response): boolean {
+    if (skip === undefined) return false;
     try {
-      line = formatLine(tokens, req, res);
+      return Boolean(skip(req, res));
     } catch (err) {
-      formatFailed(err);
-      return;
+      skipFailed(err);
+      return false;
     }
-    if (line === undefined || line === null) return;
+  }
 
+  function write(out: LogStream, line: unknown): void {
     try {
-      if (stream.writableObjectMode && typeof line === 'object') {
-        (stream as { write(chunk: unknown): unknown }).write(line);
+      if (out.writableObjectMode && typeof line === 'object') {
+        (out as { write(chunk: unknown): unknown }).write(line);
       } else {
         // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
-        stream.write(line + '\n');
+        out.write(line + '\n');
       }
     } catch (err) {
       writeFailed(err);
     }
+  }
+
+  function writeLine(exchange: Exchange): void {
+    const { req, res } = exchange;
+    if (skipped(req, res)) return;
+    otel?.startLine();
+    let line: unknown;
+    if (makesLine) {
+      try {
+        line = formatLine(tokens, req, res);
+      } catch (err) {
+        formatFailed(err);
+        return;
+      }
+      if (line === undefined || line === null) return;
+      if (stream !== undefined) write(stream, line);
+    }
+    otel?.emit(exchange, tokens, line);
   }
 
   countLogger();
@@ -280,6 +318,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       needs.address || any ? frameworkIp(req) || socketAddress(req) : undefined,
       timed && res.headersSent,
     );
+    if (needs.span || any) exchange.context = captureContext();
     // With `immediate` no head has been written when the line is made: nothing to watch.
     if (immediate) {
       logRequest(exchange);

@@ -106,6 +106,26 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    * the default one; `false` masks nothing.
    */
   redact?: RedactOptions | boolean | undefined;
+  /**
+   * Emits each request as an OpenTelemetry log record: `true` through the global
+   * LoggerProvider (needs `@opentelemetry/api-logs`), `{ loggerProvider }` through the one
+   * given. Without a `stream`, the records are the only output.
+   */
+  otel?: boolean | OtelOptions | null | undefined;
+}
+
+/** The `otel` option's object form. */
+export interface OtelOptions {
+  /** An OpenTelemetry `LoggerProvider` (from `@opentelemetry/sdk-logs`, say). */
+  loggerProvider: OtelLoggerProvider;
+}
+
+/**
+ * The part of an OpenTelemetry `LoggerProvider` the logger uses, declared here so that the
+ * types need no OpenTelemetry package; `@opentelemetry/sdk-logs`' provider fits it.
+ */
+export interface OtelLoggerProvider {
+  getLogger(name: string, version?: string, options?: object): { emit(record: object): void };
 }
 
 /** The names whose values a logger masks; header names and query keys are case-insensitive. */

@@ -153,3 +153,45 @@ token('zone', () => 'eu');
 morgan.format('zoned', ':zone :url');
 export const used = [logger(format, { ...options, stream }), parsers.json(body), json(), json.read, HttpwareError];
 `;
+
+/**
+ * Logs two requests with a traceparent in a project without any OpenTelemetry package, and
+ * prints what the lines were, which OpenTelemetry modules anything asked Node to resolve, the
+ * warnings, and what `otel: true` does there.
+ */
+export const withoutOpenTelemetry = `'use strict';
+const Module = require('node:module');
+const http = require('node:http');
+const looked = [];
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (String(request).startsWith('@opentelemetry/')) looked.push(request);
+  return resolve.call(this, request, ...rest);
+};
+const warnings = [];
+process.on('warning', (warning) => warnings.push(warning.message));
+const logger = require('httpware/logger');
+const lines = [];
+const stream = { write: (line) => lines.push(line.trim()) };
+const json = logger('json', { stream });
+const text = logger(':trace-id :span-id :trace-flags', { stream });
+let otel;
+try {
+  logger('json', { otel: true });
+  otel = 'made';
+} catch (err) {
+  otel = err.name + ': ' + err.message;
+}
+const server = http.createServer((req, res) => json(req, res, () => text(req, res, () => res.end('ok'))));
+server.listen(0, '127.0.0.1', async () => {
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const reply = await fetch('http://127.0.0.1:' + server.address().port + '/x', { headers: { traceparent } });
+  await reply.text();
+  setImmediate(() => {
+    server.close();
+    const [jsonLine, textLine] = lines;
+    const fields = JSON.parse(jsonLine);
+    console.log(JSON.stringify({ looked, warnings, otel, textLine, trace: fields.trace_id, span: fields.span_id ?? null }));
+  });
+});
+`;

@@ -15,6 +15,7 @@ import {
   tsconfig,
   tsconfigNode10,
   tsEsmCheck,
+  withoutOpenTelemetry,
 } from './fixtures.js';
 import {
   bodyParserSnippet,
@@ -141,6 +142,19 @@ describe('the packed package', () => {
   test('loads every entry from CommonJS with the drop-in shapes', () => {
     writeFileSync(join(scratch, 'check.cjs'), cjsCheck);
     assert.equal(run(process.execPath, ['check.cjs'], scratch), 'cjs ok\n');
+  });
+
+  test('without OpenTelemetry installed, looks for none of it and logs the traceparent as before', () => {
+    writeFileSync(join(scratch, 'no-otel.cjs'), withoutOpenTelemetry);
+    const seen = JSON.parse(run(process.execPath, ['no-otel.cjs'], scratch));
+    assert.deepEqual(seen, {
+      looked: ['@opentelemetry/api-logs'],
+      warnings: [],
+      otel: 'TypeError: option otel: true needs @opentelemetry/api-logs (npm install @opentelemetry/api-logs), or pass otel: { loggerProvider }',
+      textLine: '4bf92f3577b34da6a3ce929d0e0e4736 - -',
+      trace: '4bf92f3577b34da6a3ce929d0e0e4736',
+      span: null,
+    });
   });
 
   test('loads every entry from ESM, sharing one implementation with CommonJS', () => {

@@ -35,6 +35,7 @@
 
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
 import { toFixed } from './fixed.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
@@ -59,6 +60,10 @@ export class Exchange {
   abandoned = false;
   /** The response's status code when the request reached the logger (200 unless set before). */
   readonly statusOnArrival: number;
+  /** The OpenTelemetry context active when the request reached the logger (see active-span.ts). */
+  context: unknown = undefined;
+  /** The ids of the span in that context, once read: null when it has none. */
+  span: SpanContext | null | undefined = undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -125,6 +130,18 @@ export function statusCodeOf(res: ServerResponse): number | undefined {
   return exchange.abandoned && res.statusCode !== exchange.statusOnArrival
     ? res.statusCode
     : undefined;
+}
+
+/**
+ * The ids of the OpenTelemetry span the request was handled in, if one was active: read once
+ * per line from the context captured on arrival (the active one for a token called by the
+ * application itself).
+ */
+export function spanOf(req: IncomingMessage): SpanContext | undefined {
+  const exchange = arrivalOf(req);
+  if (exchange === undefined) return spanContextIn(captureContext());
+  if (exchange.span === undefined) exchange.span = spanContextIn(exchange.context) ?? null;
+  return exchange.span ?? undefined;
 }
 
 /** The exchange of the line being rendered, if it is about this request. */

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenFn } from '../types.js';
+import { traceFlagsText } from './active-span.js';
 import { basicAuthUser } from './basic-auth.js';
 import { formatDate } from './clf-date.js';
 import { DEFAULT_POLICY, maskHeader, type RedactPolicy } from './redact.js';
@@ -12,6 +13,7 @@ import {
   headerGivenToWriteHead,
   responseTime,
   socketAddress,
+  spanOf,
   statusCodeOf,
   totalTime,
 } from './timing.js';
@@ -102,8 +104,19 @@ const requestIdToken: TokenFn = function requestIdToken(req) {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 };
 
+// The trace id is the active span's; without one, the incoming `traceparent`'s (its parent id
+// is the caller's span, never written as this request's).
 const traceId: Builtin = function traceId(req) {
-  return traceIdOf(req.headers.traceparent);
+  return spanOf(req)?.traceId ?? traceIdOf(req.headers.traceparent);
+};
+
+const spanId: Builtin = function spanId(req) {
+  return spanOf(req)?.spanId;
+};
+
+const traceFlags: Builtin = function traceFlags(req) {
+  const span = spanOf(req);
+  return span === undefined ? undefined : traceFlagsText(span.traceFlags);
 };
 
 const path: Builtin = function path(req) {
@@ -190,6 +203,8 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   ...redactingTokens(DEFAULT_POLICY),
   'request-id': requestIdToken,
   'trace-id': traceId,
+  'span-id': spanId,
+  'trace-flags': traceFlags,
   path,
   route,
 };

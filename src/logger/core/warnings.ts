@@ -11,7 +11,10 @@ export type WarningCode =
   | 'HTTPWARE_LOGGER_UNKNOWN_TOKEN'
   | 'HTTPWARE_LOGGER_FORMAT'
   | 'HTTPWARE_LOGGER_SKIP'
-  | 'HTTPWARE_LOGGER_STREAM';
+  | 'HTTPWARE_LOGGER_STREAM'
+  | 'HTTPWARE_LOGGER_OTEL_API'
+  | 'HTTPWARE_LOGGER_OTEL'
+  | 'HTTPWARE_LOGGER_OTEL_PROVIDER';
 
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);

@@ -82,15 +82,30 @@ let isoMs = Number.NaN;
 let isoText = '';
 let isoJson = '';
 
-/** The current time in ISO 8601 (UTC, milliseconds), rendered at most once a millisecond. */
+let timeSerial = -1;
+
+/**
+ * The time of the line being made in ISO 8601 (UTC, milliseconds): the clock is read once per
+ * line, so that a line and the OpenTelemetry record made with it agree; rendered at most once
+ * a millisecond.
+ */
 export function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    isoText = isoDate(ms);
-    isoJson = `"${isoText}"`;
+  if (timeSerial !== lineSerial) {
+    timeSerial = lineSerial;
+    const ms = Date.now();
+    if (ms !== isoMs) {
+      isoMs = ms;
+      isoText = isoDate(ms);
+      isoJson = `"${isoText}"`;
+    }
   }
   return isoText;
+}
+
+/** The time of the line being made, in milliseconds since the epoch. */
+export function lineTime(): number {
+  isoNow();
+  return isoMs;
 }
 
 /** `isoNow()` as JSON text. */
@@ -182,6 +197,8 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
     case 'remote-addr':
     case 'route':
     case 'trace-id':
+    case 'span-id':
+    case 'trace-flags':
       return viaToken(builtinTokens[name] as TokenFn, arg);
     case 'request-id':
       return (req) => requestIdText((req as { id?: unknown }).id);

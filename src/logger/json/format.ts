@@ -406,8 +406,16 @@ function presetLineFor(spec: JsonSpec, policy: RedactPolicy): TextFn | undefined
   return tokenNames.every(stillBuiltin) ? presetLine(policy) : undefined;
 }
 
-/** A JSON format for one redaction policy and stream mode. */
-function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean): FormatFn {
+/**
+ * A JSON format for one redaction policy and stream mode. `newLine` false makes an object
+ * reader that reads the line being made (its time and duration) instead of starting one.
+ */
+function instantiate(
+  spec: JsonSpec,
+  policy: RedactPolicy,
+  objectMode: boolean,
+  newLine = true,
+): FormatFn {
   // Built again when `logger.token` has changed the registry, as compiled formats are.
   let list: FieldList | undefined;
   let line: TextFn | undefined;
@@ -422,7 +430,7 @@ function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean):
   };
   const format: FormatFn = objectMode
     ? function jsonObject(_tokens, req, res) {
-        startLine();
+        if (newLine) startLine();
         return current().value(req, res) ?? {};
       }
     : function jsonLine(_tokens, req, res) {
@@ -453,6 +461,21 @@ export function jsonFormat(fields: JsonFields): FormatFn {
   const format = instantiate(spec, DEFAULT_POLICY, false);
   specs.set(format, spec);
   return format;
+}
+
+/**
+ * The fields of a field map as an object, for `policy`, read as part of the line being made
+ * (the caller starts it with `startLine`): what an OpenTelemetry record is made of.
+ */
+export function lineFields(fields: JsonFields, policy: RedactPolicy): FormatFn {
+  const nodes = parseFields(fields, '', 0);
+  const spec: JsonSpec = { nodes, tokenNames: tokenNamesOfNodes(nodes), presetLine: undefined };
+  return instantiate(spec, policy, true, false);
+}
+
+/** Whether `format` was made by `logger.json` (the predefined `json` and `ecs` formats are). */
+export function isJsonFormat(format: FormatFn): boolean {
+  return specs.has(format);
 }
 
 /**

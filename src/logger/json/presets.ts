@@ -7,8 +7,9 @@
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { traceFlagsText } from '../core/active-span.js';
 import type { RedactPolicy } from '../core/redact.js';
-import { statusCodeOf } from '../core/timing.js';
+import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
 import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
@@ -191,6 +192,8 @@ const json: JsonFields = Object.freeze({
   'http.route': ':route',
   'http.request.id': ':request-id',
   trace_id: ':trace-id',
+  span_id: ':span-id',
+  trace_flags: ':trace-flags',
 });
 
 const ecs: JsonFields = Object.freeze({
@@ -209,6 +212,7 @@ const ecs: JsonFields = Object.freeze({
   'http.version': ':http-version',
   'http.request.id': ':request-id',
   'trace.id': ':trace-id',
+  'span.id': ':span-id',
 });
 
 // The presets' lines written straight
@@ -243,6 +247,9 @@ interface PresetLayout {
   readonly route: string | undefined;
   readonly id: string;
   readonly trace: string;
+  readonly span: string;
+  /** The trace flags' key; undefined leaves them out (ECS has no field for them). */
+  readonly flags: string | undefined;
   /** The duration's JSON text, from milliseconds; undefined leaves it out. */
   readonly durationText: (ms: number) => string | undefined;
 }
@@ -312,7 +319,13 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
         major === 1 && minor === 1 ? version11 : `${version}${layout.versionText(major, minor)}"`;
       if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
       line = withField(line, layout.id, id(req, res));
-      return `${withField(line, layout.trace, trace(req, res))}}`;
+      // A span's ids were checked as hex when read: written as they are.
+      const ids = spanOf(req);
+      if (ids === undefined) return `${withField(line, layout.trace, trace(req, res))}}`;
+      line += `${layout.trace}"${ids.traceId}"${layout.span}"${ids.spanId}"`;
+      return layout.flags === undefined
+        ? `${line}}`
+        : `${line}${layout.flags}"${traceFlagsText(ids.traceFlags)}"}`;
     };
   };
 }
@@ -337,6 +350,8 @@ declarePresetLine(
     route: ',"http.route":',
     id: ',"http.request.id":',
     trace: ',"trace_id":',
+    span: ',"span_id":',
+    flags: ',"trace_flags":',
     // `:total-time` as the generic renderer writes it: three decimals, as a number.
     durationText: (ms) => roundedText(ms, 3),
   }),
@@ -362,6 +377,8 @@ declarePresetLine(
     route: undefined,
     id: ',"http.request.id":',
     trace: ',"trace.id":',
+    span: ',"span.id":',
+    flags: undefined,
     durationText: (ms) => {
       const ns = nanoseconds(ms);
       return Number.isFinite(ns) ? String(ns) : undefined;
