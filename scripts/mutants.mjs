@@ -461,12 +461,12 @@ export const mutants = [
     '  if (loggersMade < 2) {\n    res.on(',
     '  if (true) {\n    res.on(',
   ),
-  logger('skip: a throwing skip throws', LOG, '        skipFailed(err);', '        throw err;'),
+  logger('skip: a throwing skip throws', LOG, '      skipFailed(err);', '      throw err;'),
   logger(
     'format: a throwing format throws',
     LOG,
-    '      formatFailed(err);\n      return;',
-    '      throw err;',
+    '        formatFailed(err);\n        return;',
+    '        throw err;',
   ),
   logger(
     'stream: a throwing write throws',
