@@ -36,6 +36,8 @@ declare namespace logger {
     Res
   >;
   export type PredefinedFormat = types.PredefinedFormat;
+  export type RedactDefaults = types.RedactDefaults;
+  export type RedactList = types.RedactList;
   export type RedactOptions = types.RedactOptions;
   export type RequestIdFactory = types.RequestIdFactory;
   export type RequestIdMiddleware<

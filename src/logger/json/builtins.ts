@@ -182,6 +182,8 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
     case 'remote-addr':
     case 'route':
     case 'trace-id':
+    case 'error-type':
+    case 'error-message':
       return viaToken(builtinTokens[name] as TokenFn, arg);
     case 'request-id':
       return (req) => requestIdText((req as { id?: unknown }).id);
