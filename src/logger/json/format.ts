@@ -395,8 +395,6 @@ interface JsonSpec {
   readonly nodes: readonly Node[];
   readonly tokenNames: readonly string[] | undefined;
   readonly presetLine: PresetLine | undefined;
-  /** The format writing text lines for each redaction policy, made when first asked for. */
-  readonly lines: WeakMap<RedactPolicy, FormatFn>;
 }
 
 const specs = new WeakMap<Function, JsonSpec>();
@@ -443,12 +441,20 @@ function instantiate(spec: JsonSpec, policy: RedactPolicy, objectMode: boolean):
   return format;
 }
 
+/** Each spec's formats writing text lines, by redaction policy. */
+const linesBySpec = new WeakMap<JsonSpec, WeakMap<RedactPolicy, FormatFn>>();
+
 /** The spec's format writing text lines for `policy`, made once. */
 function linesFor(spec: JsonSpec, policy: RedactPolicy): FormatFn {
-  let format = spec.lines.get(policy);
+  let byPolicy = linesBySpec.get(spec);
+  if (byPolicy === undefined) {
+    byPolicy = new WeakMap();
+    linesBySpec.set(spec, byPolicy);
+  }
+  let format = byPolicy.get(policy);
   if (format === undefined) {
     format = instantiate(spec, policy, false);
-    spec.lines.set(policy, format);
+    byPolicy.set(policy, format);
   }
   return format;
 }
@@ -465,7 +471,6 @@ export function jsonFormat(fields: JsonFields): FormatFn {
     nodes,
     tokenNames: tokenNamesOfNodes(nodes),
     presetLine: presetLines.get(fields),
-    lines: new WeakMap(),
   };
   const lines = linesFor(spec, DEFAULT_POLICY);
   const format: FormatFn = function jsonLines(tokens, req, res) {
