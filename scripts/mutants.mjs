@@ -444,6 +444,12 @@ export const mutants = [
     'return url;',
   ),
   logger(
+    'redact: text lines write URLs as sent',
+    'src/logger/core/redact.ts',
+    '? escapeLogField(redactUrl(policy, url)) : url;',
+    '? escapeLogField(url) : url;',
+  ),
+  logger(
     'redact: :referrer written as sent',
     'src/logger/core/tokens.ts',
     'return value === undefined ? value : redactUrl(policy, value);',

@@ -8,6 +8,9 @@
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\]/;
 const UNSAFE_ALL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\]/g;
 
+/** The characters `escapeLogField` escapes, as a RegExp source, for tests made of several. */
+export const UNSAFE_SOURCE = UNSAFE.source;
+
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\\\',
   '"': '\\"',

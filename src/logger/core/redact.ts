@@ -6,6 +6,8 @@
 // and GCS URLs, API keys, CSRF tokens); the logger's `redact` option adds to them or replaces
 // them, and `redact: false` turns masking off.
 
+import { escapeLogField, UNSAFE_SOURCE } from './escape.js';
+
 /** The mask written in place of a secret. */
 export const MASK = '[REDACTED]';
 /** The mask of a query parameter's value (kept URL-safe: no brackets). */
@@ -68,6 +70,12 @@ export interface RedactPolicy {
    */
   readonly queryHint: RegExp | undefined;
   /**
+   * Finds a URL that needs work before a text line writes it: a character to escape, a
+   * listed name before `=` (or bracketed), a `%` (a key to decode) or an `@` (userinfo). One
+   * test where the line tested for escaping alone, so a URL with neither costs nothing more.
+   */
+  readonly urlHint: RegExp;
+  /**
    * Whether URLs are masked at all: the userinfo of an absolute URL, the listed parameters of
    * its query, the fragment of a `Location`. False only for `redact: false`.
    */
@@ -84,14 +92,13 @@ function makePolicy(
   urls: boolean,
 ): RedactPolicy {
   const names = [...new Set(query.map((name) => name.toLowerCase()))];
-  const hint =
-    names.length === 0
-      ? undefined
-      : new RegExp(`(?:^|[?&[])(?:${names.map(escapeRegExp).join('|')})(?:[=&[\\]]|$)|%`, 'gi');
+  const listed = `(?:^|[?&[])(?:${names.map(escapeRegExp).join('|')})(?:[=&[\\]]|$)|%`;
+  const urlWork = [UNSAFE_SOURCE, ...(urls ? ['@'] : []), ...(names.length === 0 ? [] : [listed])];
   return {
     headers: new Set(headers.map((name) => name.toLowerCase())),
     query: new Set(names),
-    queryHint: hint,
+    queryHint: names.length === 0 ? undefined : new RegExp(listed, 'gi'),
+    urlHint: new RegExp(urlWork.join('|'), 'i'),
     urls,
   };
 }
@@ -290,4 +297,13 @@ export function redactLocation(policy: RedactPolicy, url: string): string {
   const hash = masked.indexOf('#');
   if (!policy.urls || hash === -1 || hash === masked.length - 1) return masked;
   return `${masked.slice(0, hash + 1)}${QUERY_MASK}`;
+}
+
+/**
+ * A URL as a text line writes it (`:url`, `:referrer`): masked, escaped, and `-` when there is
+ * none. The one test of `urlHint` finds the rare URL with work to do.
+ */
+export function urlText(policy: RedactPolicy, url: string | undefined): string {
+  if (url === undefined || url === '') return '-';
+  return policy.urlHint.test(url) ? escapeLogField(redactUrl(policy, url)) : url;
 }

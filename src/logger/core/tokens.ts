@@ -54,10 +54,15 @@ export const status: Builtin = function status(_req, res) {
   return code === undefined ? undefined : String(code);
 };
 
-/** `:referrer` for a redaction policy: the URL the request came from, its secrets masked. */
-export function referrerOf(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+/** The URL the request came from, as sent. */
+export function referrerHeader(req: IncomingMessage): string | undefined {
   // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
-  const value = headerText(req.headers.referer || req.headers.referrer);
+  return headerText(req.headers.referer || req.headers.referrer);
+}
+
+/** `:referrer` for a redaction policy: the URL the request came from, its secrets masked. */
+function referrerOf(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+  const value = referrerHeader(req);
   return value === undefined ? value : redactUrl(policy, value);
 }
 

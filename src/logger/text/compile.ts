@@ -5,10 +5,11 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField, isEscapedCopy } from '../core/escape.js';
-import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
+import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
 import { policyOfTokens } from '../core/redacting-registry.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
-import { boundBuiltin, NOTHING_TO_ESCAPE } from '../core/tokens.js';
+import { boundBuiltin, NOTHING_TO_ESCAPE, referrerHeader } from '../core/tokens.js';
+import { fullUrl } from '../core/url-parts.js';
 import { warnOncePerKey } from '../core/warnings.js';
 import type { CompiledFormatFn, TokenFn, Tokens } from '../types.js';
 
@@ -130,6 +131,12 @@ export function builtinText(value: unknown, mayNeedEscaping: boolean): string {
   return '' + (value || '-');
 }
 
+/** Built-ins whose text is a URL, masked and escaped in one pass (`urlText`), from the URL as sent. */
+const URL_TOKENS: Readonly<Record<string, (req: IncomingMessage) => string | undefined>> = {
+  url: fullUrl,
+  referrer: referrerHeader,
+};
+
 /**
  * The step of a part whose registered token is still the built-in one: the built-in (for the
  * logger's redaction policy) bound to its argument is called directly, and what the
@@ -143,12 +150,24 @@ function builtinStep(
   tokens: Tokens,
 ): Step {
   const value = boundBuiltin(part.name, part.arg, policy);
+  const urlOf = Object.hasOwn(URL_TOKENS, part.name) ? URL_TOKENS[part.name] : undefined;
+  const fallback = (req: IncomingMessage, res: ServerResponse) =>
+    // The registered wrapper calls it again, warns once per token and gives "-".
+    renderToken(findToken(tokens, part.name), tokens, part, req, res);
+  if (urlOf !== undefined) {
+    return function urlPart(req, res) {
+      try {
+        return urlText(policy, urlOf(req));
+      } catch {
+        return fallback(req, res);
+      }
+    };
+  }
   return function builtinPart(req, res) {
     try {
       return builtinText(value(req, res), mayNeedEscaping);
     } catch {
-      // The registered wrapper calls it again, warns once per token and gives "-".
-      return renderToken(findToken(tokens, part.name), tokens, part, req, res);
+      return fallback(req, res);
     }
   };
 }

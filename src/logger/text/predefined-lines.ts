@@ -13,13 +13,13 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatDate } from '../core/clf-date.js';
-import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
+import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
 import { policyOfTokens } from '../core/redacting-registry.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
 import {
   httpVersion,
   method,
-  referrerOf,
+  referrerHeader,
   remoteAddr,
   remoteUser,
   responseHeader,
@@ -27,7 +27,7 @@ import {
   status,
   userAgent,
 } from '../core/tokens.js';
-import { maskedUrl } from '../core/url-parts.js';
+import { fullUrl } from '../core/url-parts.js';
 import type { FormatFn, Tokens } from '../types.js';
 import { builtinText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
 
@@ -51,21 +51,21 @@ function common(policy: RedactPolicy, req: Request, res: Response): string {
   return (
     `${text(remoteAddr(req, res))} - ${text(remoteUser(req, res))} ` +
     `[${formatDate(Date.now(), 'clf')}] ` +
-    `"${text(method(req, res))} ${text(maskedUrl(req, policy))} HTTP/${text(httpVersion(req, res))}" ` +
+    `"${text(method(req, res))} ${urlText(policy, fullUrl(req))} HTTP/${text(httpVersion(req, res))}" ` +
     `${text(status(req, res))} ${contentLength(req, res)}`
   );
 }
 
 /** common, then ` ":referrer" ":user-agent"` */
 function combined(policy: RedactPolicy, req: Request, res: Response): string {
-  return `${common(policy, req, res)} "${text(referrerOf(req, policy))}" "${text(userAgent(req, res))}"`;
+  return `${common(policy, req, res)} "${urlText(policy, referrerHeader(req))}" "${text(userAgent(req, res))}"`;
 }
 
 /** `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms` */
 function short(policy: RedactPolicy, req: Request, res: Response): string {
   return (
     `${text(remoteAddr(req, res))} ${text(remoteUser(req, res))} ` +
-    `${text(method(req, res))} ${text(maskedUrl(req, policy))} HTTP/${text(httpVersion(req, res))} ` +
+    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} HTTP/${text(httpVersion(req, res))} ` +
     `${text(status(req, res))} ${contentLength(req, res)} - ${responseTime(req, res)} ms`
   );
 }
@@ -73,7 +73,7 @@ function short(policy: RedactPolicy, req: Request, res: Response): string {
 /** `:method :url :status :res[content-length] - :response-time ms` */
 function tiny(policy: RedactPolicy, req: Request, res: Response): string {
   return (
-    `${text(method(req, res))} ${text(maskedUrl(req, policy))} ${text(status(req, res))} ` +
+    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} ${text(status(req, res))} ` +
     `${contentLength(req, res)} - ${responseTime(req, res)} ms`
   );
 }
@@ -81,7 +81,7 @@ function tiny(policy: RedactPolicy, req: Request, res: Response): string {
 /** `:method :url :status :response-time ms - :res[content-length]` */
 function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
   return (
-    `${text(method(req, res))} ${text(maskedUrl(req, policy))} ${text(status(req, res))} ` +
+    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} ${text(status(req, res))} ` +
     `${responseTime(req, res)} ms - ${contentLength(req, res)}`
   );
 }
@@ -89,7 +89,7 @@ function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
 /** The coloured `dev` line: the status in `colour` (an SGR code), everything reset around it. */
 function devColoured(colour: number, policy: RedactPolicy, req: Request, res: Response): string {
   return (
-    `\x1b[0m${text(method(req, res))} ${text(maskedUrl(req, policy))} ` +
+    `\x1b[0m${text(method(req, res))} ${urlText(policy, fullUrl(req))} ` +
     `\x1b[${colour}m${text(status(req, res))}\x1b[0m ` +
     `${responseTime(req, res)} ms - ${contentLength(req, res)}\x1b[0m`
   );
