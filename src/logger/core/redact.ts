@@ -70,9 +70,9 @@ export interface RedactPolicy {
    */
   readonly queryHint: RegExp | undefined;
   /**
-   * Finds a URL that needs work before a text line writes it: a character to escape, a
-   * listed name before `=` (or bracketed), a `%` (a key to decode) or an `@` (userinfo). One
-   * test where the line tested for escaping alone, so a URL with neither costs nothing more.
+   * Finds a URL that needs work before a text line writes it: a listed name after `?`, `&`
+   * or `[` and before `=` (or a bracket), a character to escape, a `%` (a key to decode) or
+   * an `@` (userinfo). One test where the line tested for escaping alone.
    */
   readonly urlHint: RegExp;
   /**
@@ -92,13 +92,17 @@ function makePolicy(
   urls: boolean,
 ): RedactPolicy {
   const names = [...new Set(query.map((name) => name.toLowerCase()))];
-  const listed = `(?:^|[?&[])(?:${names.map(escapeRegExp).join('|')})(?:[=&[\\]]|$)|%`;
-  const urlWork = [UNSAFE_SOURCE, ...(urls ? ['@'] : []), ...(names.length === 0 ? [] : [listed])];
+  const listed = `(?:${names.map(escapeRegExp).join('|')})(?:[=&[\\]]|$)`;
+  // One character class for the characters to escape, `@` and `%`, tried after the names (the
+  // order irregexp runs fastest; a test of a 30-character URL costs a third more than the
+  // escaping test alone).
+  const marks = `${urls ? '@' : ''}${names.length === 0 ? '' : '%'}`;
+  const chars = `${UNSAFE_SOURCE.slice(0, -1)}${marks}]`;
   return {
     headers: new Set(headers.map((name) => name.toLowerCase())),
     query: new Set(names),
-    queryHint: names.length === 0 ? undefined : new RegExp(listed, 'gi'),
-    urlHint: new RegExp(urlWork.join('|'), 'i'),
+    queryHint: names.length === 0 ? undefined : new RegExp(`(?:^|[?&[])${listed}|%`, 'gi'),
+    urlHint: new RegExp(names.length === 0 ? chars : `[?&[]${listed}|${chars}`, 'i'),
     urls,
   };
 }
