@@ -1,3 +1,12 @@
 import httpware from '../dist/index.cjs';
 
-export const { logger, parsers, requestId, HttpwareError, isHttpwareError, errorKinds } = httpware;
+export const {
+  logger,
+  parsers,
+  requestId,
+  recordError,
+  redactDefaults,
+  HttpwareError,
+  isHttpwareError,
+  errorKinds,
+} = httpware;

@@ -38,6 +38,8 @@ declare namespace logger {
   export type OtelLoggerProvider = types.OtelLoggerProvider;
   export type OtelOptions = types.OtelOptions;
   export type PredefinedFormat = types.PredefinedFormat;
+  export type RedactDefaults = types.RedactDefaults;
+  export type RedactList = types.RedactList;
   export type RedactOptions = types.RedactOptions;
   export type RequestIdFactory = types.RequestIdFactory;
   export type RequestIdMiddleware<

@@ -2,6 +2,7 @@ import httpware from '../dist/index.cjs';
 
 export const logger = httpware.logger;
 // Named as `import { token } from 'morgan'` finds them in ESM (Node exposes morgan's
-// `module.exports.token` and the like as named exports).
-export const { compile, format, token } = logger;
+// `module.exports.token` and the like as named exports); and the logger's own additions that
+// are called without the logger at hand.
+export const { compile, format, token, recordError, redactDefaults } = logger;
 export default logger;

@@ -50,6 +50,10 @@ const LOGGER_FIRST = {
   format: ['test/logger/failures'],
   tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
   'basic-auth': ['test/unit/logger-basic-auth', 'test/logger/remote-user'],
+  redact: ['test/logger/redaction-urls', 'test/logger/redaction'],
+  failure: ['test/logger/error-fields'],
+  'request-id': ['test/logger/request-id'],
+  objects: ['test/logger/escaping', 'test/hostile/properties-logger'],
 };
 
 /** A family's mutant maker: its test files, the most telling ones for the mutant first. */
@@ -503,6 +507,102 @@ export const mutants = [
     'src/logger/text/predefined-lines.ts',
     '    } catch {\n      return compiled(tokens, req, res);\n    }',
     '    } catch (err) {\n      throw err;\n    }',
+  ),
+  logger(
+    'redact: :url written as sent',
+    'src/logger/core/url-parts.ts',
+    'return url === undefined ? url : redactUrl(policy, url);',
+    'return url;',
+  ),
+  logger(
+    'redact: text lines write URLs as sent',
+    'src/logger/core/redact.ts',
+    '? escapeLogField(redactUrl(policy, url)) : url;',
+    '? escapeLogField(url) : url;',
+  ),
+  logger(
+    'redact: :referrer written as sent',
+    'src/logger/core/tokens.ts',
+    'return value === undefined ? value : redactUrl(policy, value);',
+    'return value;',
+  ),
+  logger(
+    'redact: bracketed names not masked',
+    'src/logger/core/redact.ts',
+    "  if (!name.includes('[')) return false;",
+    '  return false;',
+  ),
+  logger(
+    'redact: userinfo kept',
+    'src/logger/core/redact.ts',
+    "  if (url.indexOf('@') === -1) return url;",
+    '  return url;',
+  ),
+  logger(
+    'redact: the fragment of Location kept',
+    'src/logger/core/redact.ts',
+    '  if (!policy.urls || hash === -1 || hash === masked.length - 1) return masked;',
+    '  return masked;',
+  ),
+  logger(
+    'redact: a list replaces the defaults',
+    'src/logger/core/redact.ts',
+    '  return replaced ? list : [...defaults, ...list];',
+    '  return list;',
+  ),
+  logger(
+    'redact: an unknown key is ignored',
+    'src/logger/core/redact.ts',
+    '    if (!REDACT_KEYS.has(key)) {',
+    '    if (false) {',
+  ),
+  logger(
+    "redact: a wrapped JSON format ignores its logger's policy",
+    'src/logger/json/format.ts',
+    '    return policy === undefined || policy === DEFAULT_POLICY\n',
+    '    return true\n',
+  ),
+  logger(
+    'objects: arrays and objects reach format functions raw',
+    'src/logger/core/token-registry.ts',
+    '      return escapeLogValue(value) as TokenValue;',
+    "      return (typeof value === 'string' ? escapeLogValue(value) : value) as TokenValue;",
+  ),
+  logger(
+    'objects: keys kept raw',
+    'src/logger/core/escape.ts',
+    '    Object.defineProperty(copy, escapeLogField(key), {',
+    '    Object.defineProperty(copy, key, {',
+  ),
+  logger(
+    'objects: an escaped copy escaped again by a format string',
+    'src/logger/text/compile.ts',
+    'value !== null && !isEscapedCopy(value)) ||',
+    'value !== null) ||',
+  ),
+  logger(
+    'failure: a JSON parse message written as it is',
+    'src/logger/core/failure.ts',
+    "  if (type === 'entity.parse.failed') return parseFailureMessage(err);\n",
+    '',
+  ),
+  logger(
+    "failure: a parser's error not recorded",
+    READ,
+    '    recordFailure(this.req, err); // for the logger',
+    '    // for the logger',
+  ),
+  logger(
+    'request-id: a slash accepted',
+    'src/logger/core/request-id.ts',
+    '[A-Za-z0-9._:=+@-]{1,128}$/;',
+    '[A-Za-z0-9._:=+/@-]{1,128}$/;',
+  ),
+  logger(
+    'request-id: two dots accepted',
+    'src/logger/core/request-id.ts',
+    '/^(?!\\.)(?!.*\\.\\.)[',
+    '/^(?!\\.)[',
   ),
   logger(
     'basic-auth: a password with a line break is accepted',

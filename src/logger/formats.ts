@@ -40,7 +40,7 @@ const devByColour = new Map<number, FormatFn>(
     colour,
     directFormat(
       `\x1b[0m:method :url \x1b[${colour}m:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m`,
-      (req, res) => predefinedLines.devColoured(colour, req, res),
+      (policy, req, res) => predefinedLines.devColoured(colour, policy, req, res),
     ),
   ]),
 );

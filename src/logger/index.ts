@@ -3,9 +3,10 @@
 
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
-import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
+import { DEFAULT_POLICY, type RedactPolicy, redactDefaults, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { requestId } from './core/request-id.js';
 import { guardStreamErrors } from './core/stream.js';
@@ -346,6 +347,18 @@ function format<Req, Res>(name: string, fmt: string | FormatFn<Req, Res>): Logge
   return publicLogger;
 }
 
+/**
+ * Records why a request failed, for its line (`error.type`, `error.message`, `:error-type`):
+ * what a body parser of ours rejected is recorded by the parser; an application records its
+ * own failures, typically from its error handler. Kept off `req` (see src/failures.ts).
+ */
+function recordError(req: object, err: unknown): void {
+  if (typeof req !== 'object' || req === null) {
+    throw new TypeError('argument req must be the request');
+  }
+  recordFailure(req, err);
+}
+
 /** The request logger (morgan's drop-in successor). */
 const json = Object.assign(jsonFormat, { presets: jsonPresets });
 
@@ -355,7 +368,9 @@ const publicLogger: Logger = Object.assign(logger, {
   compile,
   json,
   requestId,
+  recordError,
+  redactDefaults,
 }) as Logger;
 
-export { publicLogger as logger, requestId };
+export { publicLogger as logger, recordError, redactDefaults, requestId };
 export default publicLogger;

@@ -1,5 +1,6 @@
 // The logger's public types. `src/index.ts` re-exports every one of them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { Next } from '../middleware.js';
 
 /** The names of the predefined formats. */
@@ -59,6 +60,10 @@ export interface Tokens {
   readonly query: (req: IncomingMessage, res: ServerResponse) => TokenValue;
   /** The route pattern the framework matched (Express: `req.baseUrl + req.route.path`). */
   readonly route: BuiltinTokenFn;
+  /** The type of the error recorded for the request (a parser's, `logger.recordError`). */
+  readonly 'error-type': BuiltinTokenFn;
+  /** The message of that error, with no part of a request body. */
+  readonly 'error-message': BuiltinTokenFn;
   // biome-ignore lint/suspicious/noExplicitAny: custom tokens may be typed for any request type
   readonly [name: string]: TokenFn<any, any>;
 }
@@ -101,9 +106,10 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    */
   buffer?: boolean | number | undefined;
   /**
-   * What is masked in lines: by default the values of credential headers (`:req[...]`,
-   * `:res[...]`) and of secret-looking query parameters (`:query`). Each list given replaces
-   * the default one; `false` masks nothing.
+   * What is masked in lines, in every format: the values of credential headers, of
+   * secret-looking query parameters (in `:url`, `:referrer`, `:query`, URL-valued headers)
+   * and the userinfo of absolute URLs (`logger.redactDefaults` lists the names). A list given
+   * adds to the default one; a function replaces it; `false` masks nothing.
    */
   redact?: RedactOptions | boolean | undefined;
   /**
@@ -128,10 +134,22 @@ export interface OtelLoggerProvider {
   getLogger(name: string, version?: string, options?: object): { emit(record: object): void };
 }
 
+/**
+ * One list of the `redact` option: names to add to the default list, or a function that is
+ * given the default list and returns the list to use instead.
+ */
+export type RedactList = readonly string[] | ((defaults: readonly string[]) => readonly string[]);
+
 /** The names whose values a logger masks; header names and query keys are case-insensitive. */
 export interface RedactOptions {
-  headers?: readonly string[] | undefined;
-  query?: readonly string[] | undefined;
+  headers?: RedactList | undefined;
+  query?: RedactList | undefined;
+}
+
+/** The names a logger masks by default (`logger.redactDefaults`). */
+export interface RedactDefaults {
+  readonly headers: readonly string[];
+  readonly query: readonly string[];
 }
 
 /**
@@ -235,4 +253,12 @@ export interface Logger {
   readonly json: JsonFormatFactory;
   /** The request-id middleware (also exported as `requestId`). */
   readonly requestId: RequestIdFactory;
+  /**
+   * Records why a request failed, for its line: `error.type` and `error.message` in the
+   * `json` and `ecs` formats, `:error-type` and `:error-message` in others. Recording
+   * `undefined` or `null` forgets what was recorded.
+   */
+  recordError(req: IncomingMessage | Http2ServerRequest, err: unknown): void;
+  /** The header names and query parameters masked by default. */
+  readonly redactDefaults: RedactDefaults;
 }

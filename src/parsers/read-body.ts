@@ -23,6 +23,7 @@ import type { ServerHttp2Stream } from 'node:http2';
 import type { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
+import { recordFailure } from '../failures.js';
 import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.js';
 import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
@@ -659,6 +660,7 @@ class BodyReader {
     if (this.settled) return;
     this.settled = true;
     discard(this.decompressor, this.req);
+    recordFailure(this.req, err); // for the logger's error.type (src/failures.ts)
     this.drain(() => this.done(err));
   }
 

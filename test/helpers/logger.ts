@@ -6,6 +6,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setClock } from '../../src/logger/core/timing.js';
+import { type SendOptions, send } from './client.js';
 import { captureLines, type LineCapture } from './lines.js';
 import {
   type Framework,
@@ -53,6 +54,22 @@ export async function loggedServer(
     ...(options.transport ? { transport: options.transport } : {}),
   });
   return Object.assign(server, { capture });
+}
+
+/** The line one request (`send(server, request)`) gives through a `loggedServer`. */
+export async function firstLine(
+  makeLogger: (stream: LineCapture['stream']) => Middleware,
+  request: SendOptions = {},
+  options: Parameters<typeof loggedServer>[1] = {},
+): Promise<string> {
+  const server = await loggedServer(makeLogger, options);
+  try {
+    await send(server, request);
+    const [line] = await server.capture.waitFor(1);
+    return line as string;
+  } finally {
+    await server.close();
+  }
 }
 
 /** 10 Oct 2000 13:55:36.789 UTC: the Common Log Format's own example date. */

@@ -287,3 +287,40 @@ describe('log-line forgery', () => {
     assert.deepEqual(fields, [hostileValue, 'a"\u0085']);
   });
 });
+
+describe('credentials in log lines', () => {
+  // A combined line is read by more people, and kept longer, than the credentials a client
+  // puts in a URL are meant to be: an OAuth code, a token, a signed URL's signature.
+  test('an OAuth code and a token in the URL and the Referer of a combined line are masked', async () => {
+    const head = rawHead('GET', '/callback?code=AUTHCODE1&state=s&X-Amz-Signature=SIG2', {
+      referer: 'https://app.example/?access_token[]=TOKEN3',
+      connection: 'close',
+    });
+    const line = await lineFor('combined', { raw: head });
+    assert.doesNotMatch(line, /AUTHCODE1|SIG2|TOKEN3/);
+    assert.match(line, /"GET \/callback\?code=REDACTED&state=s&X-Amz-Signature=REDACTED HTTP/);
+  });
+
+  test('the userinfo of an absolute-form request target is masked', async () => {
+    const head = rawHead('GET', 'http://ann:PASSWORD4@example.com/p', { connection: 'close' });
+    const line = await lineFor('common', { raw: head });
+    assert.doesNotMatch(line, /ann|PASSWORD4/);
+  });
+
+  test('the fragment of a Location header is masked', async () => {
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [hostile.subject.logger(':status :res[location]', { stream: capture.stream })],
+      handler: (_req, res) => {
+        res.writeHead(302, { location: 'https://client.example/cb#access_token=TOKEN5' }).end();
+      },
+    });
+    try {
+      await send(server);
+      const [line] = await capture.waitFor(1);
+      assert.equal(line, '302 https://client.example/cb#REDACTED');
+    } finally {
+      await server.close();
+    }
+  });
+});

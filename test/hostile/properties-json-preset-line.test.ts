@@ -28,9 +28,17 @@ interface Reply {
   size: 'none' | 'setHeader' | 'writeHead' | 'writeHead-pairs' | 'text';
   route: string | undefined;
   baseUrl: string | undefined;
+  /** What the handler records with logger.recordError, if anything. */
+  error: unknown;
 }
 
-let reply: Reply = { status: 200, size: 'none', route: undefined, baseUrl: undefined };
+let reply: Reply = {
+  status: 200,
+  size: 'none',
+  route: undefined,
+  baseUrl: undefined,
+  error: undefined,
+};
 let server: TestServer;
 let undoTime: () => void;
 const pairs: Array<{ preset: LineCapture; generic: LineCapture; sizeKey: string }> = [];
@@ -38,7 +46,8 @@ const SIZE_KEYS = { json: 'http.response.body.size', ecs: 'http.response.body.by
 
 function answer(req: IncomingMessage, res: ServerResponse): void {
   const body = 'hello';
-  const { status, size } = reply;
+  const { status, size, error } = reply;
+  if (error !== undefined) logger.recordError(req, error);
   if (size === 'setHeader') res.setHeader('Content-Length', body.length);
   if (size === 'text') res.setHeader('Content-Length', `0${body.length}`);
   if (size === 'writeHead') res.writeHead(status, { 'content-length': body.length });
@@ -109,6 +118,19 @@ test('the json and ecs presets write the lines their field maps give through the
         size: fc.constantFrom('none', 'setHeader', 'writeHead', 'writeHead-pairs', 'text'),
         route: fc.option(fc.constantFrom('/items/:id', ''), { nil: undefined }),
         baseUrl: fc.option(fc.constantFrom('/api', ''), { nil: undefined }),
+        error: fc.option(
+          fc.oneof(
+            text.map((message) => Object.assign(new Error(message), { type: 'app.failed' })),
+            text.map((message) => new RangeError(message)),
+            text.map((message) =>
+              Object.assign(new SyntaxError(message), {
+                type: 'entity.parse.failed',
+              }),
+            ),
+            text,
+          ),
+          { nil: undefined },
+        ),
       }) as fc.Arbitrary<Reply>,
       fc.constantFrom('1.1', '1.0'),
       async (method, url, given, next, version) => {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { FormatFn } from '../../src/index.js';
 import { hostileSetup, quotedFields } from '../helpers/hostile.js';
 import {
   captureLines,
+  type Framework,
   type LineCapture,
   rawHead,
   sendRaw,
@@ -16,7 +18,8 @@ const hostile = hostileSetup();
 // Properties of the logger through a real server: whatever a client puts in the URL, the
 // headers and the Basic-auth user name, and whatever a custom token returns, each request
 // gives exactly one line, with no raw control character, in which every quoted field is
-// intact and unescapes to the value that went in.
+// intact and unescapes to the value that went in; through format strings and through format
+// functions, which get arrays and objects (Express's req.query) escaped too.
 
 let server: TestServer;
 let capture: LineCapture;
@@ -29,7 +32,9 @@ before(async () => {
   hostile.subject.logger.token('property-value', () => tokenValue);
   capture = captureLines();
   server = await startServer({
-    middleware: [hostile.subject.logger(format, { stream: capture.stream })],
+    // Unmasked, so that each field can be compared with what was sent (masking writes only
+    // `REDACTED`, which cannot forge anything).
+    middleware: [hostile.subject.logger(format, { stream: capture.stream, redact: false })],
   });
 });
 
@@ -147,3 +152,70 @@ test('any token value in any predefined format gives exactly one line with no ra
     await logged.close();
   }
 });
+
+/** A string that can be percent-encoded (no lone surrogate), so a query can carry it. */
+const queryValue = anyString.filter((value) => {
+  try {
+    encodeURIComponent(value);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+/**
+ * A format function written as READMEs show them, over a custom token returning Express's
+ * req.query whole: it indexes, joins and interpolates what it gets.
+ */
+const queryFormat: FormatFn = (tokens, req, res) => {
+  const query = tokens['property-query']?.(req, res) as unknown as Record<string, unknown>;
+  const repeated = query.x as readonly unknown[];
+  const rest = Object.keys(query)
+    .map((key) => `${key}=${query[key]}`)
+    .join('&');
+  const agent = tokens['user-agent'](req, res) ?? '';
+  return `"${tokens.method(req, res)} ${tokens.url(req, res)}" "${repeated.join(' ')}" "${repeated[1]}" "${agent}" "${rest}"`;
+};
+
+for (const framework of ['express4', 'express5'] satisfies Framework[]) {
+  test(`any query and headers reach a format function escaped, arrays and objects included (${framework})`, async () => {
+    hostile.subject.logger.token('property-query', (req) => (req as { query?: never }).query);
+    const lines = captureLines();
+    const logged = await startServer({
+      framework,
+      middleware: [hostile.subject.logger(queryFormat, { stream: lines.stream })],
+    });
+    let count = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          queryValue,
+          queryValue,
+          queryValue,
+          headerValue(30),
+          async (first, second, key, agent) => {
+            // x repeats (an array in both Express 4's qs and Express 5's querystring), a key
+            // of the client's choosing, and o[i] (an object under qs).
+            const e = encodeURIComponent;
+            const url = `/f?x=${e(first)}&x=${e(second)}&k${e(key)}=${e(first)}&o[i]=${e(second)}`;
+            const start = lines.lines.length;
+            const headers = { 'user-agent': agent, connection: 'close' };
+            await sendRaw(logged, [Buffer.from(rawHead('GET', url, headers), 'latin1')]);
+            count++;
+            const written = await lines.waitFor(start + 1);
+            assert.equal(written.length, start + 1, 'one line per request');
+            const fields = quotedFields(written[start]!, 5);
+            assert.deepEqual(fields.slice(1, 4), [`${first} ${second}`, second, agent]);
+            assert.deepEqual(hostile.uncaught.take(), []);
+          },
+        ),
+        { numRuns: 100 },
+      );
+      // No request gave a second (forged) line after its own.
+      await new Promise((r) => setTimeout(r, 30));
+      assert.equal(lines.lines.length, count);
+    } finally {
+      await logged.close();
+    }
+  });
+}

@@ -234,7 +234,7 @@ describe('token arguments and this, as morgan passes them', () => {
 });
 
 describe('a token returning an array or object', () => {
-  it('its string form is escaped in a format string; a format function gets it as it is', async () => {
+  it('its string form is escaped in a format string; a format function gets it with each item escaped', async () => {
     // Express turns a repeated query parameter into an array: `?x=a%0Ab&x=c`.
     logger.token('test-array', () => ['a\r\n127.0.0.1 - forged', 'b"c'] as never);
     let seen: unknown;
@@ -253,7 +253,7 @@ describe('a token returning an array or object', () => {
       await send(fnServer);
       assert.deepEqual(await server.capture.waitFor(1), ['"a\\r\\n127.0.0.1 - forged,b\\"c" GET']);
       assert.deepEqual(await fnServer.capture.waitFor(1), ['fn']);
-      assert.deepEqual(seen, ['a\r\n127.0.0.1 - forged', 'b"c']);
+      assert.deepEqual(seen, ['a\\r\\n127.0.0.1 - forged', 'b\\"c']);
     } finally {
       await server.close();
       await fnServer.close();

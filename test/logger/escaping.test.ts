@@ -121,3 +121,104 @@ describe('escaping rule', () => {
     }
   });
 });
+
+/** The line of one request through logger(format), `before` run ahead (a query parser). */
+async function formatLine(
+  format: Parameters<typeof logger>[0],
+  path = '/',
+  framework: (typeof frameworks)[number] = 'http',
+): Promise<string> {
+  const server = await loggedServer((stream) => logger(format, { stream }), { framework });
+  try {
+    await send(server, { path });
+    const [line] = await server.capture.waitFor(1);
+    return line as string;
+  } finally {
+    await server.close();
+  }
+}
+
+for (const framework of ['express4', 'express5'] as const) {
+  describe(`objects a token returns, reaching a format function, in ${framework}`, () => {
+    it('an array from req.query has each item escaped, and stays an array', async () => {
+      logger.token('test-query-x', (req) => (req as { query?: { x?: never } }).query?.x);
+      const line = await formatLine(
+        (tokens, req, res) => {
+          const x = tokens['test-query-x']?.(req, res) as unknown as string[];
+          return `${Array.isArray(x)} ${x.length} ${x[0]}|${x.join('|')}`;
+        },
+        '/?x=a%0D%0Aforged&x=%1B%5B2J%22',
+        framework,
+      );
+      assert.equal(line, 'true 2 a\\r\\nforged|a\\r\\nforged|\\u001b[2J\\"');
+    });
+
+    it('the keys and values of req.query are escaped', async () => {
+      logger.token('test-query', (req) => (req as { query?: never }).query);
+      const line = await formatLine(
+        (tokens, req, res) => {
+          const query = tokens['test-query']?.(req, res) as unknown as Record<string, string>;
+          return Object.keys(query)
+            .map((key) => `${key}=${query[key]}`)
+            .join('&');
+        },
+        '/?a%0Ab=c%0Ad',
+        framework,
+      );
+      assert.equal(line, 'a\\nb=c\\nd');
+    });
+  });
+}
+
+describe('objects a token returns, reaching a format function', () => {
+  it('an object nested in an array has its strings escaped at every depth', async () => {
+    logger.token('test-nested', () => [{ a: ['x\ny', { b: '\u2028' }] }] as never);
+    const line = await formatLine((tokens, req, res) => {
+      const value = tokens['test-nested']?.(req, res) as unknown as [
+        { a: [string, { b: string }] },
+      ];
+      return `${value[0].a[0]} ${value[0].a[1].b}`;
+    });
+    assert.equal(line, 'x\\ny \\u2028');
+  });
+
+  it('a Buffer arrives as its text, escaped', async () => {
+    logger.token('test-buffer', () => Buffer.from('a\nb') as never);
+    const line = await formatLine((tokens, req, res) => `${tokens['test-buffer']?.(req, res)}`);
+    assert.equal(line, 'a\\nb');
+  });
+
+  it('a value that refers to itself is copied once, without looping', async () => {
+    const cyclic: Record<string, unknown> = { name: 'a\nb' };
+    cyclic.self = cyclic;
+    logger.token('test-cyclic', () => cyclic as never);
+    const line = await formatLine((tokens, req, res) => {
+      const value = tokens['test-cyclic']?.(req, res) as unknown as typeof cyclic;
+      return `${value.name} ${value.self === value}`;
+    });
+    assert.equal(line, 'a\\nb true');
+  });
+
+  it('the application object itself is left as it was', async () => {
+    const list = ['a\nb'];
+    logger.token('test-list', () => list as never);
+    await formatLine((tokens, req, res) => `${tokens['test-list']?.(req, res)}`);
+    assert.deepEqual(list, ['a\nb']);
+  });
+
+  it('a format string writes an escaped array once, as morgan writes a plain one', async () => {
+    logger.token('test-array', () => ['a"b', 'c\\d'] as never);
+    assert.equal(await formatLine(':test-array'), 'a\\"b,c\\\\d');
+  });
+
+  it('numbers, booleans and dates are handed over as they are', async () => {
+    const date = new Date(0);
+    logger.token('test-plain', () => [1, true, date] as never);
+    const line = await formatLine((tokens, req, res) => {
+      const value = tokens['test-plain']?.(req, res) as unknown as [number, boolean, Date];
+      const [n, b, d] = value;
+      return `${typeof n} ${typeof b} ${d === date}`;
+    });
+    assert.equal(line, 'number boolean true');
+  });
+});

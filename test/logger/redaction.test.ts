@@ -1,34 +1,27 @@
 // Redaction by default: credential headers masked wherever a format logs them (text and JSON,
 // request and response), secret query parameters masked in :query and the JSON presets; the
-// `redact` option replaces the lists or turns masking off.
+// `redact` option adds to the lists, replaces them, or turns masking off. URLs: redaction-urls.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
 import { frameworks, type SendOptions, send } from '../helpers/index.js';
-import { loggedServer } from '../helpers/logger.js';
+import { firstLine, loggedServer } from '../helpers/logger.js';
 
 type Options = Parameters<typeof logger>[1];
 
 /** The line one request gives with `logger(format, { ...options, stream })`. */
-async function lineFor(
+function lineFor(
   format: Parameters<typeof logger>[0],
   request: SendOptions,
   options: Options = {},
   setHeaders: Record<string, string | string[]> = {},
 ): Promise<string> {
-  const server = await loggedServer((stream) => logger(format, { ...options, stream }), {
+  return firstLine((stream) => logger(format, { ...options, stream }), request, {
     handler: (_req, res) => {
       for (const [name, value] of Object.entries(setHeaders)) res.setHeader(name, value);
       res.end('ok');
     },
   });
-  try {
-    await send(server, request);
-    const [line] = await server.capture.waitFor(1);
-    return line as string;
-  } finally {
-    await server.close();
-  }
 }
 
 const SECRET_HEADERS = {
@@ -111,17 +104,19 @@ describe('query redaction', () => {
   it('the json preset masks secret query parameters, keeping their keys', async () => {
     const line = await lineFor('json', {
       path:
-        '/cb?code=ok&access_token=a&id_token=b&refresh_token=c&token=d&password=e&secret=f' +
+        '/cb?state=ok&access_token=a&id_token=b&refresh_token=c&token=d&password=e&secret=f' +
         '&client_secret=g&api_key=h&apikey=i&X-Amz-Signature=j&X-Amz-Credential=k' +
-        '&X-Amz-Security-Token=l&X-Goog-Signature=m&sig=n&signature=o&state=p',
+        '&X-Amz-Security-Token=l&X-Goog-Signature=m&sig=n&signature=o&code=q&key=r&jwt=s' +
+        '&session_id=t&auth=u&AWSAccessKeyId=v&page=p',
     });
     assert.equal(
       JSON.parse(line)['url.query'],
-      'code=ok&access_token=REDACTED&id_token=REDACTED&refresh_token=REDACTED&token=REDACTED' +
+      'state=ok&access_token=REDACTED&id_token=REDACTED&refresh_token=REDACTED&token=REDACTED' +
         '&password=REDACTED&secret=REDACTED&client_secret=REDACTED&api_key=REDACTED' +
         '&apikey=REDACTED&X-Amz-Signature=REDACTED&X-Amz-Credential=REDACTED' +
         '&X-Amz-Security-Token=REDACTED&X-Goog-Signature=REDACTED&sig=REDACTED' +
-        '&signature=REDACTED&state=p',
+        '&signature=REDACTED&code=REDACTED&key=REDACTED&jwt=REDACTED&session_id=REDACTED' +
+        '&auth=REDACTED&AWSAccessKeyId=REDACTED&page=p',
     );
   });
 
@@ -143,36 +138,63 @@ describe('query redaction', () => {
     assert.doesNotMatch(line, /abc/);
   });
 
-  it(':url in text formats is the URL as sent (as in morgan); :query is masked', async () => {
+  it(':url and :query in a format string are both masked', async () => {
     const line = await lineFor(':url :query', { path: '/x?token=abc' });
-    assert.equal(line, '/x?token=abc token=REDACTED');
+    assert.equal(line, '/x?token=REDACTED token=REDACTED');
   });
 });
 
 describe('the redact option', () => {
-  it('headers: replaces the header list', async () => {
+  it('headers: a list adds to the default list', async () => {
     const line = await lineFor(
       ':req[authorization] :req[x-session]',
       { headers: { authorization: 'Bearer a', 'x-session': 's1' } },
       { redact: { headers: ['X-Session'] } },
     );
-    assert.equal(line, 'Bearer a [REDACTED]');
+    assert.equal(line, 'Bearer [REDACTED] [REDACTED]');
   });
 
-  it('query: replaces the query list', async () => {
+  it('query: a list adds to the default list', async () => {
     const line = await lineFor(
       'json',
-      { path: '/x?token=a&otp=123' },
+      { path: '/x?token=a&otp=123&page=2' },
       { redact: { query: ['otp'] } },
     );
-    assert.equal(JSON.parse(line)['url.query'], 'token=a&otp=REDACTED');
+    assert.equal(JSON.parse(line)['url.query'], 'token=REDACTED&otp=REDACTED&page=2');
+  });
+
+  it('query: a function given the default list replaces it', async () => {
+    let given: readonly string[] = [];
+    const line = await lineFor(
+      ':url',
+      { path: '/x?code=US&key=k1&token=a' },
+      {
+        redact: {
+          query: (defaults) => {
+            given = defaults;
+            return defaults.filter((name) => name !== 'code' && name !== 'key');
+          },
+        },
+      },
+    );
+    assert.equal(line, '/x?code=US&key=k1&token=REDACTED');
+    assert.deepEqual(given, logger.redactDefaults.query);
+  });
+
+  it('headers: a function replaces the header list', async () => {
+    const line = await lineFor(
+      ':req[authorization] :req[x-session]',
+      { headers: { authorization: 'Bearer a', 'x-session': 's1' } },
+      { redact: { headers: () => ['x-session'] } },
+    );
+    assert.equal(line, 'Bearer a [REDACTED]');
   });
 
   it('a list left out keeps its default', async () => {
     const line = await lineFor(
       ':req[cookie] :query',
       { path: '/x?token=a&otp=1', headers: { cookie: 'a=b' } },
-      { redact: { query: ['otp'] } },
+      { redact: { query: () => ['otp'] } },
     );
     assert.equal(line, '[REDACTED] token=a&otp=REDACTED');
   });
@@ -197,8 +219,23 @@ describe('the redact option', () => {
   });
 
   it('a bad value is a TypeError at creation', () => {
-    for (const redact of ['yes', 1, ['authorization'], { headers: 'cookie' }, { query: [1] }]) {
+    for (const redact of [
+      'yes',
+      1,
+      ['authorization'],
+      { headers: 'cookie' },
+      { query: [1] },
+      { query: [''] },
+      { query: () => 'otp' },
+      { headers: () => [3] },
+    ]) {
       assert.throws(() => logger('json', { redact: redact as never }), TypeError);
+    }
+  });
+
+  it('an unknown key is a TypeError at creation, so defaults are never dropped by a typo', () => {
+    for (const redact of [{ defaults: false }, { querys: ['otp'] }, { header: ['x-a'] }]) {
+      assert.throws(() => logger('json', { redact: redact as never }), /option redact has no/);
     }
   });
 });

@@ -27,10 +27,10 @@ for (const framework of frameworks) {
     it('keeps a valid incoming X-Request-Id on req.id, the response and the line', async () => {
       const server = await idServer(undefined, framework);
       try {
-        const reply = await send(server, { headers: { 'x-request-id': 'abc-123_x.y:z=+/@' } });
-        assert.equal(reply.text, 'abc-123_x.y:z=+/@');
-        assert.equal(reply.headers['x-request-id'], 'abc-123_x.y:z=+/@');
-        assert.deepEqual(await server.capture.waitFor(1), ['abc-123_x.y:z=+/@']);
+        const reply = await send(server, { headers: { 'x-request-id': 'abc-123_x.y:z=+@' } });
+        assert.equal(reply.text, 'abc-123_x.y:z=+@');
+        assert.equal(reply.headers['x-request-id'], 'abc-123_x.y:z=+@');
+        assert.deepEqual(await server.capture.waitFor(1), ['abc-123_x.y:z=+@']);
       } finally {
         await server.close();
       }
@@ -59,6 +59,39 @@ describe('requestId input', () => {
       assert.equal(reply.headers['x-request-id'], reply.text);
       const [line] = await server.capture.waitFor(1);
       assert.equal(line, reply.text);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // An id an application files something under (`dumps/${req.id}.json`) stays one segment
+  // of a path, and never names the directory itself, its parent or a hidden file.
+  for (const [label, id] of [
+    ['a slash', 'a/b'],
+    ['a backslash', 'a\\b'],
+    ['two dots in a row', 'a..b'],
+    ['only two dots', '..'],
+    ['only a dot', '.'],
+    ['a dot first', '.env'],
+    ['a parent segment in a path', '../../etc/passwd'],
+  ]) {
+    it(`replaces an id with ${label}`, async () => {
+      const server = await idServer();
+      try {
+        const reply = await send(server, { headers: { 'x-request-id': id as string } });
+        assert.match(reply.text, UUID);
+        assert.deepEqual(await server.capture.waitFor(1), [reply.text]);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('keeps an id with single dots inside and at its end', async () => {
+    const server = await idServer();
+    try {
+      const reply = await send(server, { headers: { 'x-request-id': 'v1.2.3.' } });
+      assert.equal(reply.text, 'v1.2.3.');
     } finally {
       await server.close();
     }

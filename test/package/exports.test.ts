@@ -12,6 +12,8 @@ const rootExports = [
   'isHttpwareError',
   'logger',
   'parsers',
+  'recordError',
+  'redactDefaults',
   'requestId',
 ];
 
@@ -22,15 +24,26 @@ test('the root entry exports exactly the public names, from ESM and CommonJS', a
   assert.deepEqual(Object.keys(cjs).sort(), rootExports);
 });
 
-test('the logger entry is the logger function, with token, compile, format, json and requestId', async () => {
+test('the logger entry is the logger function, with token, compile, format, json, requestId and recordError', async () => {
   const cjs = require('httpware/logger') as Record<string, unknown>;
   assert.equal(typeof cjs, 'function');
   const esm = await import('httpware/logger');
   // compile, format and token: the named exports morgan has under Node's ESM.
-  assert.deepEqual(Object.keys(esm).sort(), ['compile', 'default', 'format', 'logger', 'token']);
+  assert.deepEqual(Object.keys(esm).sort(), [
+    'compile',
+    'default',
+    'format',
+    'logger',
+    'recordError',
+    'redactDefaults',
+    'token',
+  ]);
   assert.equal(esm.default, cjs);
-  assert.deepEqual([esm.compile, esm.format, esm.token], [cjs.compile, cjs.format, cjs.token]);
-  for (const member of ['token', 'compile', 'format', 'json', 'requestId']) {
+  assert.deepEqual(
+    [esm.compile, esm.format, esm.token, esm.recordError, esm.redactDefaults],
+    [cjs.compile, cjs.format, cjs.token, cjs.recordError, cjs.redactDefaults],
+  );
+  for (const member of ['token', 'compile', 'format', 'json', 'requestId', 'recordError']) {
     assert.equal(typeof cjs[member], 'function');
   }
   assert.deepEqual(Object.keys((cjs.json as { presets: object }).presets).sort(), ['ecs', 'json']);

@@ -94,13 +94,30 @@ types('public types', () => {
     };
     const format: FormatFn<Request, Response> = logger.json(fields);
     const redact: RedactOptions = { headers: ['x-session'], query: ['otp'] };
+    const replaced: RedactOptions = {
+      query: (names) => names.filter((name) => name !== 'code'),
+      headers: () => [...logger.redactDefaults.headers, 'x-session'],
+    };
     const idOptions: RequestIdOptions = { header: 'x-correlation-id', trust: false };
     const ids: RequestIdMiddleware = rootRequestId(idOptions);
     const app = express5();
     app.use(logger.requestId(), logger(format, { redact }), logger('ecs', { redact: false }));
+    app.use(logger('combined', { redact: replaced }));
     app.use(ids, logger('json'));
     const same: typeof rootRequestId = logger.requestId;
     void same;
+  });
+
+  types('an error handler records its failures', () => {
+    const app = express5();
+    app.use((err: unknown, req: Request, res: Response, _next: () => void) => {
+      logger.recordError(req, err);
+      res.status(500).end();
+    });
+    http.createServer((req, res) => {
+      logger.recordError(req, new Error('x'));
+      res.end();
+    });
   });
 
   types('misuse is a type error', () => {
@@ -127,6 +144,12 @@ types('public types', () => {
       logger('json', { redact: { headers: 'cookie' } });
       // @ts-expect-error trust is a boolean
       logger.requestId({ trust: 'yes' });
+      // @ts-expect-error a redact function returns a list of names
+      logger('json', { redact: { query: () => 'otp' } });
+      // @ts-expect-error an error is recorded for a request
+      logger.recordError(new Error('x'), new Error('x'));
+      // @ts-expect-error the default lists are read-only
+      logger.redactDefaults.query.push('otp');
       const log = logger('tiny');
       const req = {} as IncomingMessage;
       const res = {} as ServerResponse;

@@ -8,6 +8,9 @@
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\]/;
 const UNSAFE_ALL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029"\\]/g;
 
+/** The characters `escapeLogField` escapes, as a RegExp source, for tests made of several. */
+export const UNSAFE_SOURCE = UNSAFE.source;
+
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\\\',
   '"': '\\"',
@@ -26,4 +29,82 @@ function escapeChar(ch: string): string {
 export function escapeLogField(value: string): string {
   // Most values need nothing: test once before building a new string.
   return UNSAFE.test(value) ? value.replace(UNSAFE_ALL, escapeChar) : value;
+}
+
+/** Deeper than this, a token's value is written as its string form, escaped. */
+const MAX_DEPTH = 16;
+
+/** The arrays and objects `escapeLogValue` made: their strings are escaped already. */
+const escapedCopies = new WeakSet<object>();
+
+/** Whether `value` is a copy `escapeLogValue` made (so its string form is escaped already). */
+export function isEscapedCopy(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && escapedCopies.has(value);
+}
+
+/** `String(value)`, or its tag for an object that has no string form (a null prototype). */
+function stringForm(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+function escapeNested(value: unknown, depth: number, seen: Map<object, unknown>): unknown {
+  if (typeof value === 'string') return escapeLogField(value);
+  if (typeof value === 'symbol' || typeof value === 'function') {
+    return escapeLogField(stringForm(value));
+  }
+  // Numbers, booleans, bigints, null and undefined cannot carry a control character.
+  if (typeof value !== 'object' || value === null) return value;
+  const copied = seen.get(value);
+  if (copied !== undefined) return copied;
+  // A Date yields only text of its own making.
+  if (value instanceof Date) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (
+    depth >= MAX_DEPTH ||
+    (!Array.isArray(value) && proto !== Object.prototype && proto !== null)
+  ) {
+    // A Buffer, a Map, an instance of a class: what a format string would write, escaped.
+    return escapeLogField(stringForm(value));
+  }
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    seen.set(value, copy);
+    for (let i = 0; i < value.length; i++) copy.push(escapeNested(value[i], depth + 1, seen));
+    return copy;
+  }
+  const copy = Object.create(proto) as Record<string, unknown>;
+  seen.set(value, copy);
+  for (const key of Object.keys(value)) {
+    // defineProperty: a key named __proto__ stays a key, as in the object given.
+    Object.defineProperty(copy, escapeLogField(key), {
+      value: escapeNested((value as Record<string, unknown>)[key], depth + 1, seen),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
+}
+
+/**
+ * A token's value as a format function receives it, escaped as a format string would write
+ * it: a string escaped; an array or a plain object (Express's `req.query`, for `?x=a&x=b` or
+ * `?a[b]=c`) copied with every string in it, keys included, escaped, so that the format
+ * function may index, join or interpolate it and still write no raw control character; any
+ * other object as its string form, escaped (a Date is kept: its text is its own). Numbers,
+ * booleans and nothing stay as they are.
+ */
+export function escapeLogValue(value: unknown): unknown {
+  if (typeof value === 'string') return escapeLogField(value);
+  if (typeof value !== 'object' && typeof value !== 'function' && typeof value !== 'symbol') {
+    return value;
+  }
+  if (value === null) return value;
+  const escaped = escapeNested(value, 0, new Map());
+  if (typeof escaped === 'object' && escaped !== null) escapedCopies.add(escaped);
+  return escaped;
 }

@@ -11,8 +11,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestIdMiddleware, RequestIdOptions } from '../types.js';
 
-/** 1 to 128 characters that need no quoting in a log, a header or a URL path segment. */
-const VALID_ID = /^[A-Za-z0-9._:=+/@-]{1,128}$/;
+/**
+ * 1 to 128 characters that need no quoting in a log, a header or a URL, and that keep the id
+ * one harmless path segment where an application files something under it
+ * (`dumps/${req.id}.json`, `/traces/${req.id}`): no `/` or `\`, which would add segments, no
+ * `..` anywhere and no `.` first, so the id is never `.`, `..` or a hidden file's name.
+ */
+const VALID_ID = /^(?!\.)(?!.*\.\.)[A-Za-z0-9._:=+@-]{1,128}$/;
 
 /** `field-name = token` (RFC 9110, section 5.1). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -3,14 +3,15 @@
 // It is separate from the format registry (in morgan both live on the morgan function, and a
 // token named like a format overwrites it).
 //
-// Each token is stored wrapped: the wrapper escapes string values (so no token, built-in or
-// custom, reaches a line unescaped, whether a format string or a format function reads it)
+// Each token is stored wrapped: the wrapper escapes its value, strings and the strings inside
+// arrays and objects (so no token, built-in or custom, reaches a line unescaped, whether a
+// format string or a format function reads it)
 // and turns a throw into `undefined` (written `-`) plus one warning per token name. Properties
 // are read-only so that code holding `tokens` cannot slip an unescaped token in; tokens change
 // only through `defineToken`, which is what lets compiled formats cache their lookups.
 
 import type { TokenFn, Tokens, TokenValue } from '../types.js';
-import { escapeLogField } from './escape.js';
+import { escapeLogValue } from './escape.js';
 import { builtinTokens } from './tokens.js';
 import { warnOncePerKey } from './warnings.js';
 
@@ -35,6 +36,8 @@ export function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): To
       if (given.length === 3) value = fn.call(this, req, res, arg as string);
       else if (given.length === 2) value = fn.call(this, req, res);
       else value = Reflect.apply(fn, this, given) as TokenValue;
+      // Inside the try: reading an object's properties or its string form may throw too.
+      return escapeLogValue(value) as TokenValue;
     } catch (err) {
       warnOncePerKey(
         'HTTPWARE_LOGGER_TOKEN',
@@ -44,7 +47,6 @@ export function escapingToken<Req, Res>(name: string, fn: TokenFn<Req, Res>): To
       );
       return undefined;
     }
-    return typeof value === 'string' ? escapeLogField(value) : value;
   };
 }
 

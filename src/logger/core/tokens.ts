@@ -6,7 +6,14 @@ import type { TokenFn } from '../types.js';
 import { traceFlagsText } from './active-span.js';
 import { basicAuthUser } from './basic-auth.js';
 import { formatDate } from './clf-date.js';
-import { DEFAULT_POLICY, maskHeader, type RedactPolicy } from './redact.js';
+import { errorMessage, errorType } from './failure.js';
+import {
+  DEFAULT_POLICY,
+  maskHeader,
+  mayMaskHeader,
+  type RedactPolicy,
+  redactUrl,
+} from './redact.js';
 import {
   arrivalAddress,
   frameworkIp,
@@ -18,7 +25,7 @@ import {
   totalTime,
 } from './timing.js';
 import { traceIdOf } from './traceparent.js';
-import { routeOf, urlPath, urlQuery } from './url-parts.js';
+import { maskedUrl, routeOf, urlPath, urlQuery } from './url-parts.js';
 
 type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => string | undefined;
 
@@ -26,11 +33,6 @@ type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => stri
 function headerText(value: string | readonly string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : (value as string | undefined);
 }
-
-export const url: Builtin = function url(req) {
-  // Express and Connect rewrite `req.url` inside mounted apps; `originalUrl` is the full one.
-  return (req as { originalUrl?: string }).originalUrl || req.url;
-};
 
 export const method: Builtin = function method(req) {
   return req.method;
@@ -54,10 +56,17 @@ export const status: Builtin = function status(_req, res) {
   return code === undefined ? undefined : String(code);
 };
 
-export const referrer: Builtin = function referrer(req) {
+/** The URL the request came from, as sent. */
+export function referrerHeader(req: IncomingMessage): string | undefined {
   // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
   return headerText(req.headers.referer || req.headers.referrer);
-};
+}
+
+/** `:referrer` for a redaction policy: the URL the request came from, its secrets masked. */
+function referrerOf(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+  const value = referrerHeader(req);
+  return value === undefined ? value : redactUrl(policy, value);
+}
 
 export const remoteAddr: Builtin = function remoteAddr(req) {
   // The address recorded on arrival still answers once the socket is gone.
@@ -127,17 +136,24 @@ const route: Builtin = function route(req) {
   return routeOf(req);
 };
 
-/**
- * The tokens whose output depends on what is redacted: the header tokens mask listed headers,
- * and `:query` masks listed parameters. The registry holds them for the default lists; a
- * logger with its own `redact` option uses its own.
- */
-export function redactingTokens(policy: RedactPolicy): {
-  req: TokenFn;
-  res: TokenFn;
-  query: TokenFn;
-} {
+/** The built-in tokens whose output depends on what is redacted. */
+export interface RedactingTokens {
+  readonly url: TokenFn;
+  readonly referrer: TokenFn;
+  readonly req: TokenFn;
+  readonly res: TokenFn;
+  readonly query: TokenFn;
+}
+
+function makeRedactingTokens(policy: RedactPolicy): RedactingTokens {
   return {
+    url: function url(req) {
+      // Express and Connect rewrite `req.url` inside mounted apps; `originalUrl` is the full one.
+      return maskedUrl(req, policy);
+    },
+    referrer: function referrer(req) {
+      return referrerOf(req, policy);
+    },
     req: function requestHeaderRedacted(req, _res, field?: string) {
       if (field === undefined) return undefined;
       const name = field.toLowerCase();
@@ -156,45 +172,65 @@ export function redactingTokens(policy: RedactPolicy): {
   };
 }
 
+const redactingByPolicy = new WeakMap<RedactPolicy, RedactingTokens>();
+
+/**
+ * The tokens whose output depends on what is redacted, for `policy`: `:url` and `:referrer`
+ * mask URLs, the header tokens mask listed headers and URL-valued ones, and `:query` masks
+ * listed parameters. The registry holds them for the default lists; a logger with its own
+ * `redact` option uses its own. Made once per policy.
+ */
+export function redactingTokens(policy: RedactPolicy): RedactingTokens {
+  let tokens = redactingByPolicy.get(policy);
+  if (tokens === undefined) {
+    tokens = makeRedactingTokens(policy);
+    redactingByPolicy.set(policy, tokens);
+  }
+  return tokens;
+}
+
 /** A built-in token bound to the argument of one format part: `(req, res) => value`. */
 export type BoundBuiltin = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
- * The registry's built-in token `name` (header tokens with the default redaction lists) bound
- * to the argument of one part of a format string, with what depends only on that argument
- * done once rather than on every line: a header name lower-cased and checked against the
- * redaction list, a date format picked. The value is the token's own, unescaped.
+ * The built-in token `name` for a redaction policy (the registry's for the default lists)
+ * bound to the argument of one part of a format string, with what depends only on that
+ * argument done once rather than on every line: a header name lower-cased and checked against
+ * the redaction lists, a date format picked. The value is the token's own, unescaped.
  */
-export function boundBuiltin(name: string, arg: string | undefined): BoundBuiltin {
+export function boundBuiltin(
+  name: string,
+  arg: string | undefined,
+  policy: RedactPolicy = DEFAULT_POLICY,
+): BoundBuiltin {
   if ((name === 'req' || name === 'res') && arg !== undefined) {
     const lower = arg.toLowerCase();
-    const masked = DEFAULT_POLICY.headers.has(lower);
+    const masked = mayMaskHeader(policy, lower);
     if (name === 'req') {
       return masked
-        ? (req) => maskHeader(DEFAULT_POLICY, lower, requestHeaderNamed(req, lower))
+        ? (req) => maskHeader(policy, lower, requestHeaderNamed(req, lower))
         : (req) => requestHeaderNamed(req, lower);
     }
     return masked
-      ? (req, res) => maskHeader(DEFAULT_POLICY, lower, responseHeader(req, res, arg))
+      ? (req, res) => maskHeader(policy, lower, responseHeader(req, res, arg))
       : (req, res) => responseHeader(req, res, arg);
   }
   if (name === 'date') {
     const format = arg || 'web';
     return () => formatDate(Date.now(), format);
   }
-  const fn = builtinTokens[name] as TokenFn;
+  const redacting = redactingTokens(policy) as unknown as Record<string, TokenFn>;
+  const fn = (Object.hasOwn(redacting, name) ? redacting[name] : builtinTokens[name]) as TokenFn;
   return (req, res) => fn(req, res, arg as string);
 }
 
 /** Every built-in token by name. */
 export const builtinTokens: Readonly<Record<string, TokenFn>> = {
-  url,
   method,
   'response-time': responseTimeToken,
   'total-time': totalTimeToken,
   date,
   status,
-  referrer,
   'remote-addr': remoteAddr,
   'remote-user': remoteUser,
   pid,
@@ -207,6 +243,8 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   'trace-flags': traceFlags,
   path,
   route,
+  'error-type': errorType,
+  'error-message': errorMessage,
 };
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */

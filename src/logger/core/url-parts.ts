@@ -1,19 +1,30 @@
-// The parts of a request's URL that structured logs report on their own: the path, the query
-// (secrets masked) and the route pattern the framework matched.
+// The parts of a request's URL that logs report: the target as sent (secrets masked), its path,
+// its query (secrets masked) and the route pattern the framework matched.
 
 import type { IncomingMessage } from 'node:http';
-import { type RedactPolicy, redactQuery } from './redact.js';
+import { type RedactPolicy, redactQuery, redactUrl } from './redact.js';
 
 /** The URL as the client sent it: Express and Connect rewrite `req.url` inside mounted apps. */
 export function fullUrl(req: IncomingMessage): string | undefined {
   return (req as { originalUrl?: string }).originalUrl || req.url;
 }
 
-/** The path of a request target, without the query. */
+/** `scheme "://" authority` of an absolute-form target (RFC 9112, section 3.2.2). */
+const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * The path of a request target, without the query. For an absolute-form target
+ * (`http://user:pass@host/p?q`, as a client talking to a proxy sends it) that is the path
+ * component alone (`/p`): the scheme and authority, userinfo included, are no part of it.
+ */
 export function pathOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
-  const at = url.indexOf('?');
-  return at === -1 ? url : url.slice(0, at);
+  const origin = url.charCodeAt(0) === 0x2f ? null : ORIGIN.exec(url);
+  const from = origin === null ? url : url.slice(origin[0].length);
+  const at = from.indexOf('?');
+  const path = at === -1 ? from : from.slice(0, at);
+  // An absolute URL without a path asks for "/" (RFC 9110, section 4.2.3).
+  return origin !== null && path === '' ? '/' : path;
 }
 
 /** The query of a request target without its `?`, listed parameters masked; or undefined. */
@@ -21,6 +32,12 @@ export function queryOf(url: string | undefined, policy: RedactPolicy): string |
   const at = url === undefined ? -1 : url.indexOf('?');
   if (at === -1 || at === (url as string).length - 1) return undefined;
   return redactQuery(policy, (url as string).slice(at + 1));
+}
+
+/** `:url`: the request target as sent, its userinfo and listed parameters masked. */
+export function maskedUrl(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+  const url = fullUrl(req);
+  return url === undefined ? url : redactUrl(policy, url);
 }
 
 /** The path of the request target, without the query. */

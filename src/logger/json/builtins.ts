@@ -199,6 +199,8 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
     case 'trace-id':
     case 'span-id':
     case 'trace-flags':
+    case 'error-type':
+    case 'error-message':
       return viaToken(builtinTokens[name] as TokenFn, arg);
     case 'request-id':
       return (req) => requestIdText((req as { id?: unknown }).id);

@@ -12,8 +12,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
-import { rawTokensFor } from '../core/redacting-registry.js';
-import { rawTokenRegistry, registryVersion } from '../core/token-registry.js';
+import { policyOfTokens, rawTokensFor } from '../core/redacting-registry.js';
+import { rawTokenRegistry, registryVersion, tokenRegistry } from '../core/token-registry.js';
 import { builtinTokens } from '../core/tokens.js';
 import { warnOncePerKey } from '../core/warnings.js';
 import {
@@ -449,7 +449,29 @@ function instantiate(
   return format;
 }
 
-/** `logger.json(fields)`: a format function writing one JSON object per line. */
+/** Each spec's formats writing text lines, by redaction policy. */
+const linesBySpec = new WeakMap<JsonSpec, WeakMap<RedactPolicy, FormatFn>>();
+
+/** The spec's format writing text lines for `policy`, made once. */
+function linesFor(spec: JsonSpec, policy: RedactPolicy): FormatFn {
+  let byPolicy = linesBySpec.get(spec);
+  if (byPolicy === undefined) {
+    byPolicy = new WeakMap();
+    linesBySpec.set(spec, byPolicy);
+  }
+  let format = byPolicy.get(policy);
+  if (format === undefined) {
+    format = instantiate(spec, policy, false);
+    byPolicy.set(policy, format);
+  }
+  return format;
+}
+
+/**
+ * `logger.json(fields)`: a format function writing one JSON object per line. Called with the
+ * tokens a logger hands its format (when the application's format function wraps it), it
+ * masks what that logger's `redact` option masks.
+ */
 export function jsonFormat(fields: JsonFields): FormatFn {
   if (!isPlainObject(fields)) throw new TypeError('argument fields must be an object');
   const nodes = parseFields(fields, '', 0);
@@ -458,7 +480,14 @@ export function jsonFormat(fields: JsonFields): FormatFn {
     tokenNames: tokenNamesOfNodes(nodes),
     presetLine: presetLines.get(fields),
   };
-  const format = instantiate(spec, DEFAULT_POLICY, false);
+  const lines = linesFor(spec, DEFAULT_POLICY);
+  const format: FormatFn = function jsonLines(tokens, req, res) {
+    const policy = tokens === tokenRegistry ? DEFAULT_POLICY : policyOfTokens(tokens);
+    return policy === undefined || policy === DEFAULT_POLICY
+      ? lines(tokens, req, res)
+      : linesFor(spec, policy)(tokens, req, res);
+  };
+  if (spec.tokenNames !== undefined) declareTokenNames(format, spec.tokenNames);
   specs.set(format, spec);
   return format;
 }
@@ -488,6 +517,6 @@ export function formatForLogger(
   objectMode: boolean,
 ): FormatFn {
   const spec = specs.get(format);
-  if (spec === undefined || (policy === DEFAULT_POLICY && !objectMode)) return format;
-  return instantiate(spec, policy, objectMode);
+  if (spec === undefined) return format;
+  return objectMode ? instantiate(spec, policy, true) : linesFor(spec, policy);
 }

@@ -7,7 +7,9 @@
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { failureOf } from '../../failures.js';
 import { traceFlagsText } from '../core/active-span.js';
+import { errorMessageOf, errorTypeOf } from '../core/failure.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
@@ -184,6 +186,8 @@ const json: JsonFields = Object.freeze({
   'url.path': ':path',
   'url.query': ':query',
   'http.response.status_code': ':status',
+  'error.type': ':error-type',
+  'error.message': ':error-message',
   'http.response.body.size': bodySize,
   duration_ms: ':total-time',
   'client.address': ':remote-addr',
@@ -205,6 +209,8 @@ const ecs: JsonFields = Object.freeze({
   'url.path': ':path',
   'url.query': ':query',
   'http.response.status_code': ':status',
+  'error.type': ':error-type',
+  'error.message': ':error-message',
   'http.response.body.bytes': bodySize,
   'event.duration': durationNs,
   'client.ip': ':remote-addr',
@@ -237,6 +243,8 @@ interface PresetLayout {
   readonly path: string;
   readonly query: string;
   readonly status: string;
+  readonly errorType: string;
+  readonly errorMessage: string;
   readonly size: string;
   readonly duration: string;
   readonly address: string;
@@ -285,14 +293,16 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
     warn: levelAndKeys(LEVEL_TEXT.warn),
     error: levelAndKeys(LEVEL_TEXT.error),
   };
-  const [method, path, query, address, agent, version] = [
+  const [method, path, query, address, agent, version, errorType, errorMessage] = [
     layout.method,
     layout.path,
     layout.query,
     layout.address,
     layout.agent,
     layout.version,
-  ].map((key) => `${key}"`) as [string, string, string, string, string, string];
+    layout.errorType,
+    layout.errorMessage,
+  ].map((key) => `${key}"`) as [string, string, string, string, string, string, string, string];
   const version11 = `${version}1.1"`;
   return (policy) => {
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
@@ -310,6 +320,11 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       if (pathValue !== undefined && pathValue !== '') line += `${path}${pathInner}"`;
       line = withString(line, query, queryOf(url, policy));
       line = withField(line, statusKey, status);
+      const failure = failureOf(req);
+      if (failure !== undefined) {
+        line = withString(line, errorType, errorTypeOf(failure));
+        line = withString(line, errorMessage, errorMessageOf(failure));
+      }
       line = withField(line, layout.size, sizeText(req, res));
       if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
       line = withString(line, address, remoteAddress(req, res));
@@ -341,6 +356,8 @@ declarePresetLine(
     path: ',"url.path":',
     query: ',"url.query":',
     status: ',"http.response.status_code":',
+    errorType: ',"error.type":',
+    errorMessage: ',"error.message":',
     size: ',"http.response.body.size":',
     duration: ',"duration_ms":',
     address: ',"client.address":',
@@ -368,6 +385,8 @@ declarePresetLine(
     path: ',"url.path":',
     query: ',"url.query":',
     status: ',"http.response.status_code":',
+    errorType: ',"error.type":',
+    errorMessage: ',"error.message":',
     size: ',"http.response.body.bytes":',
     duration: ',"event.duration":',
     address: ',"client.ip":',

@@ -4,9 +4,12 @@
 // `node --disallow-code-generation-from-strings`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeLogField } from '../core/escape.js';
+import { escapeLogField, isEscapedCopy } from '../core/escape.js';
+import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
+import { policyOfTokens } from '../core/redacting-registry.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
-import { boundBuiltin, NOTHING_TO_ESCAPE } from '../core/tokens.js';
+import { boundBuiltin, NOTHING_TO_ESCAPE, referrerHeader } from '../core/tokens.js';
+import { fullUrl } from '../core/url-parts.js';
 import { warnOncePerKey } from '../core/warnings.js';
 import type { CompiledFormatFn, TokenFn, Tokens } from '../types.js';
 
@@ -91,9 +94,11 @@ function renderToken(
     // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
     const text = '' + (value || '-');
     // Strings were escaped by the token registry, and numbers or booleans cannot forge a line.
-    // An object's string form can (an array from Express's req.query for `?x=a%0Ab&x=c`): it
-    // is escaped here, where it becomes text. (A format function still gets the object itself.)
-    return (typeof value === 'object' && value !== null) || typeof value === 'function'
+    // An object's string form can (an array from Express's req.query for `?x=a%0Ab&x=c`): one
+    // the registry escaped is a copy with its strings escaped; any other (from a tokens object
+    // of the caller's own) is escaped here, where it becomes text.
+    return (typeof value === 'object' && value !== null && !isEscapedCopy(value)) ||
+      typeof value === 'function'
       ? escapeLogField(text)
       : text;
   } catch (err) {
@@ -126,32 +131,71 @@ export function builtinText(value: unknown, mayNeedEscaping: boolean): string {
   return '' + (value || '-');
 }
 
+/** Built-ins whose text is a URL, masked and escaped in one pass (`urlText`), from the URL as sent. */
+const URL_TOKENS: Readonly<Record<string, (req: IncomingMessage) => string | undefined>> = {
+  url: fullUrl,
+  referrer: referrerHeader,
+};
+
 /**
- * The step of a part whose registered token is still the built-in one: the built-in bound to
- * its argument is called directly, and what the registry's wrapper adds (escaping strings, a
- * throw written "-") is done here without its generic argument handling, which was most of a
- * token's cost.
+ * The step of a part whose registered token is still the built-in one: the built-in (for the
+ * logger's redaction policy) bound to its argument is called directly, and what the
+ * registry's wrapper adds (escaping strings, a throw written "-") is done here without its
+ * generic argument handling, which was most of a token's cost.
  */
-function builtinStep(part: TokenPart, mayNeedEscaping: boolean): Step {
-  const value = boundBuiltin(part.name, part.arg);
+function builtinStep(
+  part: TokenPart,
+  mayNeedEscaping: boolean,
+  policy: RedactPolicy,
+  tokens: Tokens,
+): Step {
+  const value = boundBuiltin(part.name, part.arg, policy);
+  const urlOf = Object.hasOwn(URL_TOKENS, part.name) ? URL_TOKENS[part.name] : undefined;
+  const fallback = (req: IncomingMessage, res: ServerResponse) =>
+    // The registered wrapper calls it again, warns once per token and gives "-".
+    renderToken(findToken(tokens, part.name), tokens, part, req, res);
+  if (urlOf !== undefined) {
+    return function urlPart(req, res) {
+      try {
+        return urlText(policy, urlOf(req));
+      } catch {
+        return fallback(req, res);
+      }
+    };
+  }
   return function builtinPart(req, res) {
     try {
       return builtinText(value(req, res), mayNeedEscaping);
     } catch {
-      // The registered wrapper calls it again, warns once per token and gives "-".
-      return renderToken(findToken(tokenRegistry, part.name), tokenRegistry, part, req, res);
+      return fallback(req, res);
     }
   };
 }
 
-/** The steps of a format's parts, with the registry's tokens as they are now. */
-function registrySteps(parts: readonly FormatPart[], escapes: readonly boolean[]): Step[] {
+/**
+ * The steps of a format's parts for a tokens object the logger made (the registry, or the
+ * registry with one policy's redacting built-ins), with the tokens as they are now.
+ */
+function registrySteps(
+  parts: readonly FormatPart[],
+  escapes: readonly boolean[],
+  policy: RedactPolicy,
+  tokens: Tokens,
+): Step[] {
   return parts.map((part, i) => {
     if (typeof part === 'string') return part;
-    if (isBuiltinDefinition(part.name)) return builtinStep(part, escapes[i] as boolean);
-    const fn = findToken(tokenRegistry, part.name);
-    return (req, res) => renderToken(fn, tokenRegistry, part, req, res);
+    if (isBuiltinDefinition(part.name)) {
+      return builtinStep(part, escapes[i] as boolean, policy, tokens);
+    }
+    const fn = findToken(tokens, part.name);
+    return (req, res) => renderToken(fn, tokens, part, req, res);
   });
+}
+
+/** A format's steps for one tokens object, and the registry version they were made at. */
+interface ResolvedSteps {
+  steps: Step[];
+  at: number;
 }
 
 const tokenNames = new WeakMap<Function, readonly string[]>();
@@ -179,18 +223,32 @@ export function compile(format: string): CompiledFormatFn {
   const escapes = parts.map(
     (part) => typeof part !== 'string' && !NOTHING_TO_ESCAPE.has(part.name),
   );
-  // The steps of a line made with the registry (what the logger passes), made at registry
-  // version `resolvedAt`: names are looked up again only after `logger.token` has changed the
-  // registry, instead of once per token per line.
-  let steps: Step[] = [];
-  let resolvedAt = -1;
+  // The steps of a line made with a tokens object the logger made (the registry, or one per
+  // redaction policy), made at a registry version: names are looked up again only after `logger.token`
+  // has changed the registry, instead of once per token per line.
+  // The registry's (the default policy's) are kept apart, to be found without a lookup.
+  const registry: ResolvedSteps = { steps: [], at: -1 };
+  const resolved = new WeakMap<Tokens, ResolvedSteps>();
+  const stepsFor = (policy: RedactPolicy, tokens: Tokens): Step[] => {
+    let entry = tokens === tokenRegistry ? registry : resolved.get(tokens);
+    if (entry === undefined) {
+      entry = { steps: [], at: -1 };
+      resolved.set(tokens, entry);
+    }
+    if (entry.at !== registryVersion()) {
+      entry.steps = registrySteps(parts, escapes, policy, tokens);
+      entry.at = registryVersion();
+    }
+    return entry.steps;
+  };
   const compiled = function compiledFormat(
     tokens: Tokens,
     req: IncomingMessage,
     res: ServerResponse,
   ): string {
     let line = '';
-    if (tokens !== tokenRegistry) {
+    const policy = tokens === tokenRegistry ? DEFAULT_POLICY : policyOfTokens(tokens);
+    if (policy === undefined) {
       // Another tokens object (a caller of `compile()` may pass its own) is read per line.
       for (const part of parts) {
         line +=
@@ -200,10 +258,7 @@ export function compile(format: string): CompiledFormatFn {
       }
       return line;
     }
-    if (resolvedAt !== registryVersion()) {
-      steps = registrySteps(parts, escapes);
-      resolvedAt = registryVersion();
-    }
+    const steps = stepsFor(policy, tokens);
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i] as Step;
       line += typeof step === 'string' ? step : step(req, res);

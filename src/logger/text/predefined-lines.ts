@@ -4,32 +4,37 @@
 // Those steps were about half of a `combined` line's cost.
 //
 // A direct line is used only while it is exactly what the compiled format would write: the
-// logger passes the token registry (its `redact` option is the default) and every token the
-// format uses is still the built-in one (`logger.token` has not replaced any). Otherwise, and
-// if a token throws, the line is made by the compiled format, which writes "-" for a token
-// that throws and warns once; the tokens called here read only the request and the response,
-// so calling them again there changes nothing.
+// logger passes a tokens object of its own (the registry, or the registry with its `redact`
+// option's built-ins, whose policy the line then follows) and every token the format uses is
+// still the built-in one (`logger.token` has not replaced any). Otherwise, and if a token
+// throws, the line is made by the compiled format, which writes "-" for a token that throws
+// and warns once; the tokens called here read only the request and the response, so calling
+// them again there changes nothing.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatDate } from '../core/clf-date.js';
+import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
+import { policyOfTokens } from '../core/redacting-registry.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
 import {
   httpVersion,
   method,
-  referrer,
+  referrerHeader,
   remoteAddr,
   remoteUser,
   responseHeader,
   responseTimeToken,
   status,
-  url,
   userAgent,
 } from '../core/tokens.js';
+import { fullUrl } from '../core/url-parts.js';
 import type { FormatFn, Tokens } from '../types.js';
 import { builtinText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;
+/** A predefined line for a redaction policy. */
+type Line = (policy: RedactPolicy, req: Request, res: Response) => string;
 
 /** A token's value as the compiled format writes it: "-" when missing, strings escaped. */
 const text = (value: unknown) => builtinText(value, true);
@@ -42,49 +47,49 @@ const responseTime = (req: Request, res: Response) =>
   builtinText(responseTimeToken(req, res, undefined), false);
 
 /** `:remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]` */
-function common(req: Request, res: Response): string {
+function common(policy: RedactPolicy, req: Request, res: Response): string {
   return (
     `${text(remoteAddr(req, res))} - ${text(remoteUser(req, res))} ` +
     `[${formatDate(Date.now(), 'clf')}] ` +
-    `"${text(method(req, res))} ${text(url(req, res))} HTTP/${text(httpVersion(req, res))}" ` +
+    `"${text(method(req, res))} ${urlText(policy, fullUrl(req))} HTTP/${text(httpVersion(req, res))}" ` +
     `${text(status(req, res))} ${contentLength(req, res)}`
   );
 }
 
 /** common, then ` ":referrer" ":user-agent"` */
-function combined(req: Request, res: Response): string {
-  return `${common(req, res)} "${text(referrer(req, res))}" "${text(userAgent(req, res))}"`;
+function combined(policy: RedactPolicy, req: Request, res: Response): string {
+  return `${common(policy, req, res)} "${urlText(policy, referrerHeader(req))}" "${text(userAgent(req, res))}"`;
 }
 
 /** `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms` */
-function short(req: Request, res: Response): string {
+function short(policy: RedactPolicy, req: Request, res: Response): string {
   return (
     `${text(remoteAddr(req, res))} ${text(remoteUser(req, res))} ` +
-    `${text(method(req, res))} ${text(url(req, res))} HTTP/${text(httpVersion(req, res))} ` +
+    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} HTTP/${text(httpVersion(req, res))} ` +
     `${text(status(req, res))} ${contentLength(req, res)} - ${responseTime(req, res)} ms`
   );
 }
 
 /** `:method :url :status :res[content-length] - :response-time ms` */
-function tiny(req: Request, res: Response): string {
+function tiny(policy: RedactPolicy, req: Request, res: Response): string {
   return (
-    `${text(method(req, res))} ${text(url(req, res))} ${text(status(req, res))} ` +
+    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} ${text(status(req, res))} ` +
     `${contentLength(req, res)} - ${responseTime(req, res)} ms`
   );
 }
 
 /** `:method :url :status :response-time ms - :res[content-length]` */
-function devPlain(req: Request, res: Response): string {
+function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
   return (
-    `${text(method(req, res))} ${text(url(req, res))} ${text(status(req, res))} ` +
+    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} ${text(status(req, res))} ` +
     `${responseTime(req, res)} ms - ${contentLength(req, res)}`
   );
 }
 
 /** The coloured `dev` line: the status in `colour` (an SGR code), everything reset around it. */
-function devColoured(colour: number, req: Request, res: Response): string {
+function devColoured(colour: number, policy: RedactPolicy, req: Request, res: Response): string {
   return (
-    `\x1b[0m${text(method(req, res))} ${text(url(req, res))} ` +
+    `\x1b[0m${text(method(req, res))} ${urlText(policy, fullUrl(req))} ` +
     `\x1b[${colour}m${text(status(req, res))}\x1b[0m ` +
     `${responseTime(req, res)} ms - ${contentLength(req, res)}\x1b[0m`
   );
@@ -93,26 +98,24 @@ function devColoured(colour: number, req: Request, res: Response): string {
 export const predefinedLines = { common, combined, short, tiny, devPlain, devColoured };
 
 /**
- * The format function of a predefined format: `line` when it writes what `format` compiled
- * would, the compiled format otherwise. Declares the format's tokens, as `compile` does.
+ * The format function of a predefined format: `line` (for the logger's redaction policy)
+ * when it writes what `format` compiled would, the compiled format otherwise. Declares the format's tokens, as `compile` does.
  */
-export function directFormat(
-  format: string,
-  line: (req: Request, res: Response) => string,
-): FormatFn {
+export function directFormat(format: string, line: Line): FormatFn {
   const compiled = compile(format);
   const names = tokenNamesOf(compiled) ?? [];
   let checkedAt = -1;
   let allBuiltin = false;
   const direct = function predefinedFormat(tokens: Tokens, req: Request, res: Response) {
-    if (tokens !== tokenRegistry) return compiled(tokens, req, res);
+    const policy = tokens === tokenRegistry ? DEFAULT_POLICY : policyOfTokens(tokens);
+    if (policy === undefined) return compiled(tokens, req, res);
     if (checkedAt !== registryVersion()) {
       checkedAt = registryVersion();
       allBuiltin = names.every(isBuiltinDefinition);
     }
     if (!allBuiltin) return compiled(tokens, req, res);
     try {
-      return line(req, res);
+      return line(policy, req, res);
     } catch {
       return compiled(tokens, req, res);
     }
