@@ -28,7 +28,7 @@ import { onceWarning } from './core/warnings.js';
 import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
 import { formatForLogger, isJsonFormat, jsonFormat } from './json/format.js';
 import { jsonPresets } from './json/presets.js';
-import { type OtelOutput, resolveOtel } from './otel/records.js';
+import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
 import { compile, tokenNamesOf } from './text/compile.js';
 import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
 
@@ -47,11 +47,6 @@ interface ResolvedOptions {
   readonly bufferMs: number | undefined;
   /** What the logger's lines mask (the `redact` option). */
   readonly redact: RedactPolicy;
-}
-
-/** Whether the `otel` option asks for OpenTelemetry records (checked in full by `resolveOtel`). */
-function otelOn(otel: unknown): boolean {
-  return otel !== undefined && otel !== null && otel !== false;
 }
 
 function resolveFormat(format: unknown): FormatFn {
@@ -103,7 +98,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
     skip: skipGiven ? (skip as ResolvedOptions['skip']) : undefined,
     // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
     // With OpenTelemetry records and no stream, the records are the only output.
-    stream: streamGiven ? (stream as LogStream) : otelOn(otel) ? undefined : process.stdout,
+    stream: streamGiven ? (stream as LogStream) : otelOff(otel) ? process.stdout : undefined,
     otel,
     bufferMs: bufferInterval(buffer),
     redact: resolveRedact(redact),

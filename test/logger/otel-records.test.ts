@@ -23,75 +23,49 @@ function sdk() {
   return { exporter, loggerProvider };
 }
 
+/** The lines and records of requests to `paths` through a logger with `format` and `otel`. */
+async function recorded(format: string, paths: readonly string[]) {
+  const { exporter, loggerProvider } = sdk();
+  const server = await loggedServer((stream) =>
+    logger(format, { stream, otel: { loggerProvider } }),
+  );
+  try {
+    for (const path of paths) await send(server, { path });
+    const lines = await server.capture.waitFor(paths.length);
+    return { lines, records: exporter.getFinishedLogRecords() };
+  } finally {
+    await server.close();
+  }
+}
+
 describe('option otel with a loggerProvider', () => {
   it('emits one record per request under the scope httpware', async () => {
-    const { exporter, loggerProvider } = sdk();
-    const server = await loggedServer((stream) =>
-      logger('json', { stream, otel: { loggerProvider } }),
+    const { records } = await recorded('json', ['/a', '/b']);
+    assert.equal(records.length, 2);
+    assert.deepEqual(
+      records.map((r) => [r.instrumentationScope.name, r.attributes['url.path']]),
+      [
+        ['httpware', '/a'],
+        ['httpware', '/b'],
+      ],
     );
-    try {
-      await send(server, { path: '/a' });
-      await send(server, { path: '/b' });
-      await server.capture.waitFor(2);
-      const records = exporter.getFinishedLogRecords();
-      assert.equal(records.length, 2);
-      assert.deepEqual(
-        records.map((r) => [r.instrumentationScope.name, r.attributes['url.path']]),
-        [
-          ['httpware', '/a'],
-          ['httpware', '/b'],
-        ],
-      );
-    } finally {
-      await server.close();
-    }
   });
 
   it("takes a text format's line as the body", async () => {
-    const { exporter, loggerProvider } = sdk();
-    const server = await loggedServer((stream) =>
-      logger('tiny', { stream, otel: { loggerProvider } }),
-    );
-    try {
-      await send(server, { path: '/tiny' });
-      const [line] = await server.capture.waitFor(1);
-      const [record] = exporter.getFinishedLogRecords();
-      assert.equal(record?.body, line);
-      assert.equal(record?.attributes['http.response.status_code'], 200);
-    } finally {
-      await server.close();
-    }
+    const { lines, records } = await recorded('tiny', ['/tiny']);
+    assert.equal(records[0]?.body, lines[0]);
+    assert.equal(records[0]?.attributes['http.response.status_code'], 200);
   });
 
   it("takes the json format's msg as the body of an ecs logger's record", async () => {
-    const { exporter, loggerProvider } = sdk();
-    const server = await loggedServer((stream) =>
-      logger('ecs', { stream, otel: { loggerProvider } }),
-    );
-    try {
-      await send(server, { path: '/ecs' });
-      const [line] = await server.capture.waitFor(1);
-      const [record] = exporter.getFinishedLogRecords();
-      assert.equal(record?.body, JSON.parse(line as string).message);
-    } finally {
-      await server.close();
-    }
+    const { lines, records } = await recorded('ecs', ['/ecs']);
+    assert.equal(records[0]?.body, JSON.parse(lines[0] as string).message);
   });
 
   it('masks the query in attributes as the json line does', async () => {
-    const { exporter, loggerProvider } = sdk();
-    const server = await loggedServer((stream) =>
-      logger('json', { stream, otel: { loggerProvider } }),
-    );
-    try {
-      await send(server, { path: '/q?access_token=secret&page=2' });
-      const [line] = await server.capture.waitFor(1);
-      const [record] = exporter.getFinishedLogRecords();
-      assert.equal(record?.attributes['url.query'], JSON.parse(line as string)['url.query']);
-      assert.doesNotMatch(String(record?.attributes['url.query']), /secret/);
-    } finally {
-      await server.close();
-    }
+    const { lines, records } = await recorded('json', ['/q?access_token=secret&page=2']);
+    assert.equal(records[0]?.attributes['url.query'], JSON.parse(lines[0] as string)['url.query']);
+    assert.doesNotMatch(String(records[0]?.attributes['url.query']), /secret/);
   });
 
   it('emits no record for a request skip leaves out', async () => {

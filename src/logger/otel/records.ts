@@ -76,13 +76,18 @@ export interface OtelOutput {
   readonly startLine: () => void;
 }
 
+/** Whether the `otel` option is off: absent, `null` or `false`. */
+export function otelOff(option: unknown): boolean {
+  return option === undefined || option === null || option === false;
+}
+
 /** The `otel` option resolved: undefined when off; a `TypeError` when it cannot work. */
 export function resolveOtel(
   option: unknown,
   format: FormatFn,
   policy: RedactPolicy,
 ): OtelOutput | undefined {
-  if (option === undefined || option === null || option === false) return undefined;
+  if (otelOff(option)) return undefined;
   if (option === true) return recordsThrough(globalLogger(), format, policy, true);
   const provider = (option as { loggerProvider?: unknown } | null)?.loggerProvider;
   if (typeof option !== 'object' || typeof (provider as LoggerProvider)?.getLogger !== 'function') {
