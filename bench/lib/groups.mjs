@@ -22,6 +22,22 @@ const loopUnit = (options) =>
 const perCycle = (rounds, f) => rounds.map((cycles) => cycles.map(f));
 const ratioSummary = (rounds, f) => summarize(perCycle(rounds, f));
 const absMedian = (rounds, f) => median(rounds.flat().map(f));
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+/**
+ * A ratio of two small quantities, pooled per round: sum(f) / sum(g) over its cycles, then the
+ * median of the rounds. A per-cycle ratio is meaningless when g is within one cycle's noise of
+ * zero (the minimal logger's overhead, a few hundred ns, is; a cycle's ratio then swings from
+ * negative to tens), which sums over the cycles are not.
+ */
+const pooledRatio = (rounds, f, g) => {
+  const perRound = rounds.map((cycles) => sum(cycles.map(f)) / sum(cycles.map(g)));
+  return {
+    value: median(perRound),
+    pooled: true,
+    roundMin: Math.min(...perRound),
+    roundMax: Math.max(...perRound),
+  };
+};
 
 function target(id, text, value, op, limit, limitText) {
   return { id, text, value, op, limit, limitText, ...verdict(value, op, limit) };
@@ -57,13 +73,19 @@ export async function loggerInProcess(options, log) {
     // Overhead of one variant over another's, per cycle: (a - floor) / (b - floor).
     const overheadX = (k, other) =>
       ratioSummary(s, (r) => (r[k].ns - r[f].ns) / (r[`${other}:${format}`].ns - r[f].ns));
+    // The same over the minimal logger's small overhead, pooled per round (see pooledRatio).
+    const overheadXMinimal = (k) =>
+      pooledRatio(
+        s,
+        (r) => r[k].ns - r[f].ns,
+        (r) => r[`minimal:${format}`].ns - r[f].ns,
+      );
     for (const impl of implsOf(format)) {
       const k = `${impl}:${format}`;
       const ratio = ratioSummary(s, (r) => r[k].ns / r[f].ns);
       const overhead = absMedian(s, (r) => r[k].ns - r[f].ns);
       const vsMorgan = impl === 'morgan' ? null : overheadX(k, 'morgan');
-      const vsMinimal =
-        format === 'combined' && impl !== 'minimal' ? overheadX(k, 'minimal') : null;
+      const vsMinimal = format === 'combined' && impl !== 'minimal' ? overheadXMinimal(k) : null;
       if (impl === 'httpware') {
         overheadRatios[format] = vsMorgan.value;
         if (vsMinimal) combinedXMinimal = vsMinimal.value;

@@ -8,6 +8,9 @@ export const fmt = {
   mb: (v) => (Number.isFinite(v) ? (v / 1048576).toFixed(0) : '-'),
   /** p25-p75 of the per-cycle ratios, and the range of the round medians when there are several. */
   spread: (s) => {
+    if (s?.pooled && s.roundMax > s.roundMin) {
+      return `rounds ${s.roundMin.toFixed(2)}-${s.roundMax.toFixed(2)}`;
+    }
     if (!s || !Number.isFinite(s.p25)) return '-';
     const q = `${s.p25.toFixed(2)}-${s.p75.toFixed(2)}`;
     return s.roundMax > s.roundMin
