@@ -28,6 +28,8 @@ function instructions(spec, measured) {
       // same variant differ by more than a logger costs: one thread, GC on a fixed schedule.
       '--single-threaded',
       '--predictable-gc-schedule',
+      '--hash-seed=1',
+      '--random-seed=1',
       new URL('lib/count-run.mjs', import.meta.url).pathname,
       JSON.stringify(spec),
       String(warmup),

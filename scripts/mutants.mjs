@@ -448,10 +448,10 @@ export const mutants = [
     "    res.on('finish', done);\n    return;",
   ),
   logger(
-    'done: listeners stay after the line',
+    'done: a second close writes a second line',
     LOG,
-    "    res.removeListener('close', done);\n    // Ended",
-    '    // Ended',
+    '    if (closed) return;\n',
+    '',
   ),
   logger(
     'done: an abandoned request is logged before the application answers',

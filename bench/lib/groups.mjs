@@ -267,6 +267,14 @@ export async function jsonInProcess(options, log) {
       0.5,
       '<= 0.50',
     ),
+    target(
+      'logger.ecs.overhead-vs-pino-http',
+      'ecs overhead / pino-http overhead',
+      summary['httpware:ecs']?.overheadXPinoHttp ?? Number.NaN,
+      '<=',
+      0.5,
+      '<= 0.50',
+    ),
   ];
   return {
     key: 'json',

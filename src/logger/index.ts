@@ -201,8 +201,14 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
       }
     };
   }
+  // The listener is left on the response, which is done with: removing it cost about 1,000
+  // instructions per request (callgrind, `combined`), an eighth of the logger's overhead, as
+  // node:events deletes the event from the emitter's table. Node emits 'close' once (a runtime
+  // that emitted it again would still get one line).
+  let closed = false;
   const done = () => {
-    res.removeListener('close', done);
+    if (closed) return;
+    closed = true;
     // Ended, or its head is out: the usual close, after 'finish' or mid-response.
     if (res.writableEnded || res.headersSent) line(exchange);
     else abandon(exchange, line);

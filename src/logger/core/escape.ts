@@ -25,10 +25,27 @@ function escapeChar(ch: string): string {
   return SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/**
+ * Below this length a loop over the characters finds them for fewer instructions than a call
+ * of `UNSAFE.test` (callgrind: 3 characters 190 against 340, 12 about even, 24 twice the test).
+ */
+const SHORT = 12;
+
+/** Whether `value` holds a character `escapeLogField` escapes. */
+function hasUnsafe(value: string): boolean {
+  if (value.length >= SHORT) return UNSAFE.test(value);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return true;
+    if (c >= 0x7f && (c <= 0x9f || c === 0x2028 || c === 0x2029)) return true;
+  }
+  return false;
+}
+
 /** Escapes a token's string value for a line-oriented log. */
 export function escapeLogField(value: string): string {
   // Most values need nothing: test once before building a new string.
-  return UNSAFE.test(value) ? value.replace(UNSAFE_ALL, escapeChar) : value;
+  return hasUnsafe(value) ? value.replace(UNSAFE_ALL, escapeChar) : value;
 }
 
 /** Deeper than this, a token's value is written as its string form, escaped. */

@@ -1,7 +1,7 @@
 // The built-in tokens, each a small named function of (req, res, arg). They return raw values;
 // the token registry escapes every string on the way out.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenFn } from '../types.js';
 import { traceFlagsText } from './active-span.js';
 import { basicAuthUser } from './basic-auth.js';
@@ -56,10 +56,15 @@ export const status: Builtin = function status(_req, res) {
   return code === undefined ? undefined : String(code);
 };
 
+/** The URL the request came from, as sent, from the request's headers. */
+export function referrerIn(headers: IncomingHttpHeaders): string | undefined {
+  // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
+  return headerText(headers.referer || headers.referrer);
+}
+
 /** The URL the request came from, as sent. */
 export function referrerHeader(req: IncomingMessage): string | undefined {
-  // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
-  return headerText(req.headers.referer || req.headers.referrer);
+  return referrerIn(req.headers);
 }
 
 /** `:referrer` for a redaction policy: the URL the request came from, its secrets masked. */
@@ -73,7 +78,7 @@ export const remoteAddr: Builtin = function remoteAddr(req) {
   return frameworkIp(req) || arrivalAddress(req) || socketAddress(req);
 };
 
-export const remoteUser: Builtin = function remoteUser(req) {
+const remoteUser: Builtin = function remoteUser(req) {
   return basicAuthUser(req.headers.authorization);
 };
 
@@ -90,7 +95,7 @@ export const httpVersion: Builtin = function httpVersion(req) {
   return `${major}.${minor}`;
 };
 
-export const userAgent: Builtin = function userAgent(req) {
+const userAgent: Builtin = function userAgent(req) {
   return req.headers['user-agent'];
 };
 
