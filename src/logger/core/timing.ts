@@ -52,7 +52,7 @@ export function setClock(clock: () => number): () => number {
 /**
  * What one logger knows about one request and its response. Every field is assigned in the
  * constructor, once, in one order: class-field initializers (and parameter properties) compile
- * to a definition of each field and then an assignment, which cost about ? instructions per
+ * to a definition of each field and then an assignment, which cost about 90 instructions per
  * request more (callgrind, `combined`).
  */
 export class Exchange {
