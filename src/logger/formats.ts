@@ -36,13 +36,14 @@ function devColour(res: ServerResponse): number {
 // One compiled line per colour, built once. The escape sequences are literal text of the
 // format, so they are written as they are (only token values are escaped).
 const devByColour = new Map<number, FormatFn>(
-  [0, 31, 32, 33, 36].map((colour) => [
-    colour,
-    directFormat(
-      `\x1b[0m:method :url \x1b[${colour}m:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m`,
-      (policy, req, res) => predefinedLines.devColoured(colour, policy, req, res),
-    ),
-  ]),
+  [0, 31, 32, 33, 36].map((colour) => {
+    const sgr = `\x1b[${colour}m`;
+    const format = directFormat(
+      `\x1b[0m:method :url ${sgr}:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m`,
+      (policy, req, res) => predefinedLines.devColoured(sgr, policy, req, res),
+    );
+    return [colour, format];
+  }),
 );
 
 /** The coloured `dev` format (the line morgan 1.12.1 writes, byte for byte). */

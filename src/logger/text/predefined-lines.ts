@@ -67,14 +67,20 @@ function userText(req: Request): string {
   return credentials === undefined ? '-' : text(basicAuthUser(credentials));
 }
 
-/** `:remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]` */
+/**
+ * `:remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]`,
+ * as one template: each template joined to another with `+` is one more string to make.
+ */
 function common(policy: RedactPolicy, req: Request, res: Response): string {
-  return (
-    `${text(remoteAddr(req, res))} - ${userText(req)} ` +
-    `[${formatDate(Date.now(), 'clf')}] ` +
-    `"${text(method(req, res))} ${urlText(policy, fullUrl(req))} HTTP/${versionText(req, res)}" ` +
-    `${statusText(res)} ${contentLength(req, res)}`
-  );
+  const address = text(remoteAddr(req, res));
+  const user = userText(req);
+  const date = formatDate(Date.now(), 'clf');
+  const verb = text(method(req, res));
+  const url = urlText(policy, fullUrl(req));
+  const version = versionText(req, res);
+  const status = statusText(res);
+  const length = contentLength(req, res);
+  return `${address} - ${user} [${date}] "${verb} ${url} HTTP/${version}" ${status} ${length}`;
 }
 
 /** common, then ` ":referrer" ":user-agent"` */
@@ -85,36 +91,48 @@ function combined(policy: RedactPolicy, req: Request, res: Response): string {
 
 /** `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms` */
 function short(policy: RedactPolicy, req: Request, res: Response): string {
-  return (
-    `${text(remoteAddr(req, res))} ${userText(req)} ` +
-    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} HTTP/${versionText(req, res)} ` +
-    `${statusText(res)} ${contentLength(req, res)} - ${responseTime(req, res)} ms`
-  );
+  const address = text(remoteAddr(req, res));
+  const user = userText(req);
+  const verb = text(method(req, res));
+  const url = urlText(policy, fullUrl(req));
+  const version = versionText(req, res);
+  const status = statusText(res);
+  const length = contentLength(req, res);
+  const time = responseTime(req, res);
+  return `${address} ${user} ${verb} ${url} HTTP/${version} ${status} ${length} - ${time} ms`;
 }
 
 /** `:method :url :status :res[content-length] - :response-time ms` */
 function tiny(policy: RedactPolicy, req: Request, res: Response): string {
-  return (
-    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} ${statusText(res)} ` +
-    `${contentLength(req, res)} - ${responseTime(req, res)} ms`
-  );
+  const verb = text(method(req, res));
+  const url = urlText(policy, fullUrl(req));
+  const status = statusText(res);
+  const length = contentLength(req, res);
+  const time = responseTime(req, res);
+  return `${verb} ${url} ${status} ${length} - ${time} ms`;
 }
 
 /** `:method :url :status :response-time ms - :res[content-length]` */
 function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
-  return (
-    `${text(method(req, res))} ${urlText(policy, fullUrl(req))} ${statusText(res)} ` +
-    `${responseTime(req, res)} ms - ${contentLength(req, res)}`
-  );
+  const verb = text(method(req, res));
+  const url = urlText(policy, fullUrl(req));
+  const status = statusText(res);
+  const time = responseTime(req, res);
+  const length = contentLength(req, res);
+  return `${verb} ${url} ${status} ${time} ms - ${length}`;
 }
 
-/** The coloured `dev` line: the status in `colour` (an SGR code), everything reset around it. */
-function devColoured(colour: number, policy: RedactPolicy, req: Request, res: Response): string {
-  return (
-    `\x1b[0m${text(method(req, res))} ${urlText(policy, fullUrl(req))} ` +
-    `\x1b[${colour}m${statusText(res)}\x1b[0m ` +
-    `${responseTime(req, res)} ms - ${contentLength(req, res)}\x1b[0m`
-  );
+/**
+ * The coloured `dev` line: the status after `colour` (an SGR sequence, `\x1b[32m`), everything
+ * reset around it.
+ */
+function devColoured(colour: string, policy: RedactPolicy, req: Request, res: Response): string {
+  const verb = text(method(req, res));
+  const url = urlText(policy, fullUrl(req));
+  const status = statusText(res);
+  const time = responseTime(req, res);
+  const length = contentLength(req, res);
+  return `\x1b[0m${verb} ${url} ${colour}${status}\x1b[0m ${time} ms - ${length}\x1b[0m`;
 }
 
 export const predefinedLines = { common, combined, short, tiny, devPlain, devColoured };
