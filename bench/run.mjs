@@ -41,7 +41,8 @@ const args = Object.fromEntries(
 const quick = Boolean(args.quick);
 const num = (name, fallback) => (args[name] === undefined ? fallback : Number(args[name]));
 
-// Quick: under a minute in all. Full: about 10 minutes on a 2-core machine (more when busy).
+// Quick: a few minutes in all (callgrind counts 1,000 requests). Full: about 16 minutes on a
+// 2-core machine (more when busy).
 const options = {
   quick,
   httpware: !args['no-httpware'] && (httpwareBuilt() || Boolean(args.build)),

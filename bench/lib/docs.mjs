@@ -125,6 +125,9 @@ const FIELD_NAMES = {
   ns: 'ns/req',
   overheadNs: 'overhead ns',
   peakRss: 'peak RSS MB',
+  overhead: 'overhead',
+  overheadXMinimal: 'overhead × minimal',
+  overheadXMorgan: 'overhead × morgan',
 };
 function cell(key, value) {
   if (!Number.isFinite(value)) return '-';
