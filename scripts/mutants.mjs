@@ -436,6 +436,19 @@ export const mutants = [
   ),
   logger('escape: quotes kept', 'src/logger/core/escape.ts', `'"': '\\\\"',`, `'"': '"',`),
   logger(
+    'escape: a quote in a short value passes the loop',
+    'src/logger/core/escape.ts',
+    'if (c < 0x20 || c === 0x22 || c === 0x5c) return true;',
+    'if (c < 0x20 || c === 0x5c) return true;',
+  ),
+  logger(
+    'escape: DEL and C1 controls in a short value pass the loop',
+    'src/logger/core/escape.ts',
+    'if (c >= 0x7f && (c <= 0x9f || c === 0x2028 || c === 0x2029)) return true;',
+    'if (c === 0x2028 || c === 0x2029) return true;',
+  ),
+
+  logger(
     'stream: an error event is not caught',
     'src/logger/core/stream.ts',
     'if (guarded.has(stream) || !isEmitter(stream)) return;',
@@ -447,12 +460,7 @@ export const mutants = [
     "    res.on('close', done);\n    return;",
     "    res.on('finish', done);\n    return;",
   ),
-  logger(
-    'done: a second close writes a second line',
-    LOG,
-    '    if (closed) return;\n',
-    '',
-  ),
+  logger('done: a second close writes a second line', LOG, '    if (closed) return;\n', ''),
   logger(
     'done: an abandoned request is logged before the application answers',
     LOG,
