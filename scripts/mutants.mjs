@@ -39,6 +39,7 @@ const PARSERS_FIRST = {
 const LOGGER_FIRST = {
   timing: ['test/logger/several-loggers', 'test/logger/tokens-timing', 'test/logger/remote-addr'],
   escape: ['test/unit/logger-escape', 'test/logger/escaping'],
+  predefined: ['test/logger/aborted-requests', 'test/logger/predefined-formats'],
   stream: ['test/logger/failures', 'test/logger/stream'],
   done: [
     'test/logger/aborted-requests',
@@ -440,6 +441,12 @@ export const mutants = [
     'src/logger/core/escape.ts',
     'if (c < 0x20 || c === 0x22 || c === 0x5c) return true;',
     'if (c < 0x20 || c === 0x5c) return true;',
+  ),
+  logger(
+    'predefined: a status the application set is written unescaped',
+    'src/logger/text/predefined-lines.ts',
+    ': text(code === undefined ? code : String(code));',
+    ": code === undefined ? '-' : String(code);",
   ),
   logger(
     'escape: DEL and C1 controls in a short value pass the loop',

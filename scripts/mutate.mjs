@@ -12,7 +12,8 @@
 // script fails, so the list is kept up with refactors. A mutant that *survives* (its tests all
 // pass) fails the script too, unless the list gives the reason it may (`survives: '...'`).
 // The tests of a mutant run until their first failure (the mutant is then killed); tests that
-// read the build (package, examples) are never chosen, as the scratch copy is not built.
+// read the build (package, examples) are never chosen, as the scratch copy is not built (its
+// dist/ is the root's, unmutated, for the logger tests whose fixtures load the package).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +37,7 @@ function isStale(mutant) {
   return occurrences(readFileSync(join(root, mutant.file), 'utf8'), mutant.find) !== 1;
 }
 
-/** A copy of the tracked and new files (not node_modules, dist or .git): mutants go here. */
+/** A copy of the tracked and new files (node_modules and dist linked, no .git): mutants go here. */
 function scratchCopy() {
   const dir = mkdtempSync(join(tmpdir(), 'httpware-mutate-'));
   const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
@@ -53,6 +54,9 @@ function scratchCopy() {
     }
   }
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  // The root's build, unmutated: the few tests that start an application from the package
+  // (the OpenTelemetry fixtures) run as they do at the root, and cannot kill a mutant.
+  symlinkSync(join(root, 'dist'), join(dir, 'dist'));
   return dir;
 }
 

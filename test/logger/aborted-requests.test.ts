@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { logger } from '../../src/logger/index.js';
-import { frameworks, rawHead, send, sendRaw } from '../helpers/index.js';
+import { abandon, frameworks, rawHead, send, sendRaw } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';
 
 for (const framework of frameworks) {
@@ -73,3 +73,25 @@ for (const framework of frameworks) {
     });
   });
 }
+
+describe('a status the application sets after its client went away', () => {
+  it('is written escaped by a predefined format', async () => {
+    // node:http keeps whatever is assigned to statusCode until a head is written: the line of
+    // a request whose client went away names what the application set since, as text.
+    const server = await loggedServer((stream) => logger('tiny', { stream }), {
+      after: [
+        (req, res) => {
+          req.on('close', () => {
+            (res as { statusCode: unknown }).statusCode = '4"0\n0';
+          });
+        },
+      ],
+    });
+    try {
+      await abandon(server, { path: '/gone', when: 'body', protocol: 'http1' });
+      assert.deepEqual(await server.capture.waitFor(1), ['POST /gone 4\\"0\\n0 - - - ms']);
+    } finally {
+      await server.close();
+    }
+  });
+});
