@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Instructions per request under valgrind's callgrind (lib/instructions.mjs): repeatable
 // whatever the machine's load, so an A/B of a change can be read off one run.
-//   node instructions.mjs [--requests=2000] [--warmup=3000] variant ...
+//   node instructions.mjs [--requests=10000] [--warmup=3000] variant ...
+// (the defaults of the logger-instructions group, whose counts these then match)
 // A variant is impl@logger:<format> (impl: floor, minimal, morgan, pino-http, httpware) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
 // httpware-zod and httpware-zod-handler (json-100b), baseline with
@@ -10,7 +11,7 @@ import { numberOption, positional, variantSpec } from './lib/cli.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';
 import { instructionsPerRequest } from './lib/instructions.mjs';
 
-const requests = numberOption('requests', 2000);
+const requests = numberOption('requests', 10_000);
 const warmup = numberOption('warmup', 3000);
 const variants = positional;
 

@@ -55,4 +55,19 @@ describe('escapeLogField', () => {
       }),
     );
   });
+
+  it('treats every UTF-16 code unit alone and in a long value as morgan does', () => {
+    // Short values are tested by a loop, long ones by a RegExp (escape.ts): both, at every unit.
+    const padding = 'x'.repeat(16);
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const ch = String.fromCharCode(unit);
+      const expected = morganEscape(ch);
+      assert.equal(escapeLogField(ch), expected, `U+${unit.toString(16)} alone`);
+      assert.equal(
+        escapeLogField(`${padding}${ch}`),
+        `${padding}${expected}`,
+        `U+${unit.toString(16)} last of 17`,
+      );
+    }
+  });
 });

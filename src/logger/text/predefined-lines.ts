@@ -1,5 +1,7 @@
-// The predefined text formats written directly: each line is one expression calling the
-// built-in tokens by name, where a compiled format walks its parts and calls each token
+// The predefined text formats written directly: each line reads its fields (the built-in
+// tokens, called by name, or for `:status`, `:http-version` and `:remote-user` a copy of the
+// token that skips what its common value does not need: keep them in step with tokens.ts) and
+// joins them in one template, where a compiled format walks its parts and calls each token
 // through a generic step (a call through a table, a try/catch, an escaping decision per part).
 // Those steps were about half of a `combined` line's cost.
 //
@@ -46,8 +48,8 @@ const responseTime = (req: Request, res: Response) =>
   builtinText(responseTimeToken(req, res, undefined), false);
 
 /**
- * `:status`. A head goes out with a number (node:http checks it), which needs no escaping test;
- * a code the application set and never sent may be anything, and is escaped as the token's text.
+ * `:status`. A number (what a head goes out with: node:http checks it) needs no escaping test;
+ * any other value an application assigned is escaped as the token's text.
  */
 function statusText(res: Response): string {
   const code: unknown = statusCodeOf(res);
