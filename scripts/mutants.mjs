@@ -445,8 +445,8 @@ export const mutants = [
   logger(
     'predefined: a status the application set is written unescaped',
     'src/logger/text/predefined-lines.ts',
-    ': text(code === undefined ? code : String(code));',
-    ": code === undefined ? '-' : String(code);",
+    ': text(statusToken(req, res));',
+    ": String(statusToken(req, res) ?? '-');",
   ),
   logger(
     'escape: DEL and C1 controls in a short value pass the loop',
@@ -454,7 +454,6 @@ export const mutants = [
     'if (c >= 0x7f && (c <= 0x9f || c === 0x2028 || c === 0x2029)) return true;',
     'if (c === 0x2028 || c === 0x2029) return true;',
   ),
-
   logger(
     'stream: an error event is not caught',
     'src/logger/core/stream.ts',

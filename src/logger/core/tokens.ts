@@ -50,7 +50,7 @@ const date: Builtin = function date(_req, _res, format) {
   return formatDate(Date.now(), format || 'web');
 };
 
-const status: Builtin = function status(_req, res) {
+export const status: Builtin = function status(_req, res) {
   // No head written and no answer (the client went away first, or `immediate`): no status.
   const code = statusCodeOf(res);
   return code === undefined ? undefined : String(code);

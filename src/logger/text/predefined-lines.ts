@@ -27,6 +27,7 @@ import {
   remoteAddr,
   responseHeader,
   responseTimeToken,
+  status as statusToken,
 } from '../core/tokens.js';
 import { fullUrl } from '../core/url-parts.js';
 import type { FormatFn, Tokens } from '../types.js';
@@ -49,11 +50,11 @@ const responseTime = (req: Request, res: Response) =>
 
 /**
  * `:status`. A number (what a head goes out with: node:http checks it) needs no escaping test;
- * any other value an application assigned is escaped as the token's text.
+ * anything else (an application's own assignment, or none) is the token's text, escaped.
  */
-function statusText(res: Response): string {
+function statusText(req: Request, res: Response): string {
   const code: unknown = statusCodeOf(res);
-  return typeof code === 'number' ? `${code}` : text(code === undefined ? code : String(code));
+  return typeof code === 'number' ? `${code}` : text(statusToken(req, res));
 }
 
 /** `:http-version`: HTTP/1.1, the version nearly every request has, without a test. */
@@ -80,7 +81,7 @@ function common(policy: RedactPolicy, req: Request, res: Response): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
   const version = versionText(req, res);
-  const status = statusText(res);
+  const status = statusText(req, res);
   const length = contentLength(req, res);
   return `${address} - ${user} [${date}] "${verb} ${url} HTTP/${version}" ${status} ${length}`;
 }
@@ -98,7 +99,7 @@ function short(policy: RedactPolicy, req: Request, res: Response): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
   const version = versionText(req, res);
-  const status = statusText(res);
+  const status = statusText(req, res);
   const length = contentLength(req, res);
   const time = responseTime(req, res);
   return `${address} ${user} ${verb} ${url} HTTP/${version} ${status} ${length} - ${time} ms`;
@@ -108,7 +109,7 @@ function short(policy: RedactPolicy, req: Request, res: Response): string {
 function tiny(policy: RedactPolicy, req: Request, res: Response): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
-  const status = statusText(res);
+  const status = statusText(req, res);
   const length = contentLength(req, res);
   const time = responseTime(req, res);
   return `${verb} ${url} ${status} ${length} - ${time} ms`;
@@ -118,7 +119,7 @@ function tiny(policy: RedactPolicy, req: Request, res: Response): string {
 function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
-  const status = statusText(res);
+  const status = statusText(req, res);
   const time = responseTime(req, res);
   const length = contentLength(req, res);
   return `${verb} ${url} ${status} ${time} ms - ${length}`;
@@ -131,7 +132,7 @@ function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
 function devColoured(colour: string, policy: RedactPolicy, req: Request, res: Response): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
-  const status = statusText(res);
+  const status = statusText(req, res);
   const time = responseTime(req, res);
   const length = contentLength(req, res);
   return `\x1b[0m${verb} ${url} ${colour}${status}\x1b[0m ${time} ms - ${length}\x1b[0m`;
