@@ -30,6 +30,8 @@ export interface ResolvedOptions {
   readonly schema: StandardSchemaV1.Props | null;
   /** The longest wait for a schema's asynchronous validation, in ms. */
   readonly schemaTimeout: number;
+  /** Set an `undefined` `req.body` to `{}`, as body-parser 1.x did (the middleware only). */
+  readonly legacyEmptyBody: boolean;
 }
 
 export interface ResolvedJsonOptions {
@@ -111,7 +113,18 @@ export function resolveOptions(
     verifyTimeout: waitOption('verifyTimeout', o.verifyTimeout),
     schema: schemaOption(o.schema),
     schemaTimeout: waitOption('schemaTimeout', o.schemaTimeout),
+    legacyEmptyBody: legacyEmptyBodyOption(o.legacyEmptyBody),
   };
+}
+
+/**
+ * Strictly a boolean: a string such as `'false'` would turn the option on, which changes what
+ * every handler after the parser finds in `req.body`.
+ */
+function legacyEmptyBodyOption(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new TypeError('option legacyEmptyBody must be a boolean');
+  return value;
 }
 
 const PROTO_ACTIONS: readonly unknown[] = ['error', 'remove', 'ignore'];

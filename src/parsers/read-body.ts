@@ -148,7 +148,12 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
     return lastContentType;
   };
 
+  const legacyEmptyBody = options.legacyEmptyBody;
+
   return function httpwareBodyParser(req, res, next) {
+    // The legacyEmptyBody option: body-parser 1.x's `req.body = req.body || {}` (for undefined
+    // only), before every check that passes the request over; one comparison when it is off.
+    if (legacyEmptyBody && (req as BodyRequest).body === undefined) (req as BodyRequest).body = {};
     if (isFinished(req)) {
       next();
       return;

@@ -135,6 +135,14 @@ export interface ParserOptions {
    * that has not settled by then is a 500 `entity.validation.timeout`.
    */
   schemaTimeout?: number | undefined;
+  /**
+   * Sets `req.body` to a new `{}` when the parser finds it `undefined` (before anything else:
+   * so also without a body, for another type, or for a request already read), as body-parser
+   * 1.x (Express 4's `express.json()` and the others) did, for code that reads `req.body.x`
+   * unguarded. Default false: `req.body` stays `undefined`, as with body-parser 2. The
+   * middleware's only: `read` leaves `req.body` alone.
+   */
+  legacyEmptyBody?: boolean | undefined;
 }
 
 /** What the JSON parser does with `__proto__` and `constructor.prototype` keys. */
@@ -225,11 +233,14 @@ export interface ReadOptions<Encoding extends string | null = string | null> {
   res?: ServerResponse | undefined;
 }
 
-export interface JsonReadOptions extends Omit<JsonOptions, 'verify'>, ReadOptions<string> {}
-export interface RawReadOptions extends Omit<RawOptions, 'verify'>, ReadOptions<null> {}
-export interface TextReadOptions extends Omit<TextOptions, 'verify'>, ReadOptions<string> {}
+/** What only the middleware does: `read` takes the rest of a parser's options. */
+type MiddlewareOnly = 'verify' | 'legacyEmptyBody';
+
+export interface JsonReadOptions extends Omit<JsonOptions, MiddlewareOnly>, ReadOptions<string> {}
+export interface RawReadOptions extends Omit<RawOptions, MiddlewareOnly>, ReadOptions<null> {}
+export interface TextReadOptions extends Omit<TextOptions, MiddlewareOnly>, ReadOptions<string> {}
 export interface UrlencodedReadOptions
-  extends Omit<UrlencodedOptions, 'verify'>,
+  extends Omit<UrlencodedOptions, MiddlewareOnly>,
     ReadOptions<string> {}
 
 /**

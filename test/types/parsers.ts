@@ -144,4 +144,18 @@ types('public types', () => {
     const all: Parsers = parsers;
     void [badForm, all.json(options)];
   });
+
+  types("legacyEmptyBody is every parser's middleware option, not read's", () => {
+    const e4 = express4();
+    e4.use(parsers.json({ legacyEmptyBody: true }), parsers.raw({ legacyEmptyBody: false }));
+    e4.use(parsers.text({ legacyEmptyBody: true }), parsers.urlencoded({ legacyEmptyBody: true }));
+    // @ts-expect-error: a boolean
+    const notBoolean = () => parsers.json({ legacyEmptyBody: 'true' });
+    // @ts-expect-error: read leaves req.body alone
+    const onRead = (req: http.IncomingMessage) => parsers.json.read(req, { legacyEmptyBody: true });
+    const onTextRead = (req: http.IncomingMessage) =>
+      // @ts-expect-error: read leaves req.body alone
+      parsers.text.read(req, { legacyEmptyBody: true });
+    void [notBoolean, onRead, onTextRead];
+  });
 });
