@@ -8,12 +8,13 @@
 // - `import ... from '../dist/index.cjs'` names `./types` (the bundled declarations, copied
 //   beside them): TypeScript 4.1 looks for `index.cjs.d.ts`, not `index.d.cts`;
 // - a `type` modifier on one name of an import or export list (`export { type A, B }`, which
-//   tsup writes and TypeScript reads from 4.5 on) is dropped. In a declaration file every name
-//   is a type position, so `export { A, B }` means the same.
-// Anything else an old compiler cannot parse fails test/package/legacy-tools.test.ts, which
-// type-checks a consumer with TypeScript 4.1. The TypeScript of the devDependencies parses;
-// no declaration is emitted by an old compiler (none is installed), and no dependency is added
-// for this: downlevel-dts, the tool for it, depends on `typescript@next`.
+//   tsup writes and TypeScript reads from 4.5 on) is dropped. The names so marked are types
+//   only (src/index.ts re-exports its types with `export type`), so `export { A, B }` exports
+//   the same.
+// Anything else TypeScript 4.1 cannot read fails test/package/legacy-tools.test.ts, which
+// type-checks a consumer with it. The edits are made on the devDependency TypeScript's syntax
+// tree. No dependency is added for this: downlevel-dts, the usual tool, depends on
+// `typescript@next` (a nightly build at every install).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
