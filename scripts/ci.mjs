@@ -38,9 +38,24 @@ function commandOf(kind, executable) {
   }
 }
 
+/**
+ * The smoke suite loads the build (entries/ -> dist/). Installing does not build (the build is
+ * package.json's `prepack`), so a Bun or Deno job builds once, and holds when run alone.
+ */
+let built = false;
+function buildOnce() {
+  if (built) return;
+  console.log('\n=== npm run build, for the smoke suite');
+  if (spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+    throw new Error('npm run build failed');
+  }
+  built = true;
+}
+
 function runJob(job) {
   const [kind, major] = parseRuntime(job);
   const started = Date.now();
+  if (kind !== 'node') buildOnce();
   console.log(`\n=== ${job}: fetching the runtime`);
   const executable = runtime(kind, major);
   const [command, args] = commandOf(kind, executable);
