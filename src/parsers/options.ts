@@ -30,6 +30,8 @@ export interface ResolvedOptions {
   readonly schema: StandardSchemaV1.Props | null;
   /** The longest wait for a schema's asynchronous validation, in ms. */
   readonly schemaTimeout: number;
+  /** Whether a 422's issues carry the validator's messages (`issueMessages: 'validator'`). */
+  readonly validatorMessages: boolean;
 }
 
 export interface ResolvedJsonOptions {
@@ -86,6 +88,14 @@ function schemaOption(value: unknown): StandardSchemaV1.Props | null {
   return props;
 }
 
+function issueMessagesOption(value: unknown): 'generic' | 'validator' {
+  if (value === undefined) return 'generic';
+  if (value !== 'generic' && value !== 'validator') {
+    throw new TypeError('option issueMessages must be "generic" or "validator"');
+  }
+  return value;
+}
+
 export function resolveOptions(
   options: (ParserOptions & { defaultCharset?: string | undefined }) | undefined,
   defaultType: string,
@@ -111,6 +121,7 @@ export function resolveOptions(
     verifyTimeout: waitOption('verifyTimeout', o.verifyTimeout),
     schema: schemaOption(o.schema),
     schemaTimeout: waitOption('schemaTimeout', o.schemaTimeout),
+    validatorMessages: issueMessagesOption(o.issueMessages) === 'validator',
   };
 }
 
