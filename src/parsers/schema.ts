@@ -33,19 +33,20 @@ import type { StandardSchemaV1 } from './types.js';
 
 const MAX_ISSUES = 100;
 /** Most bytes of the `issues` list as JSON (UTF-8). */
-export const MAX_ISSUES_BYTES = 8 * 1024;
+const MAX_ISSUES_BYTES = 8 * 1024;
 const MAX_PATH = 32;
 const MAX_KEY = 64;
 const MAX_MESSAGE = 200;
 /** A validator's message longer than this is not searched for values but replaced. */
 const MAX_VALIDATOR_MESSAGE = 64 * 1024;
 /** What an issue says by default: nothing of the value, nothing of the validator's text. */
-export const GENERIC_ISSUE = 'invalid value';
+const GENERIC_ISSUE = 'invalid value';
 /** A string this long or longer is cut where it stands alone in a message, not only quoted. */
 const MIN_BARE = 4;
 const CUT = '…';
 /** What a line or a JSON encoder would escape: C0, DEL, C1, U+2028/2029, lone surrogates. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
