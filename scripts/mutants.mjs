@@ -10,6 +10,7 @@ const LOGGER = ['test/logger/', 'test/unit/logger'];
 const READ = 'src/parsers/read-body.ts';
 const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
+const SCHEMA = 'src/parsers/schema.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
 // before the rest of the family's tests.
@@ -66,6 +67,12 @@ const family = (first, all) => (name, file, find, replace) => ({
   tests: [...(first[name.split(':')[0]] ?? []), ...all],
 });
 const parsers = family(PARSERS_FIRST, PARSERS);
+/** A mutant of a defence issue 30 asked for, killed in test/hostile/ (`tests` first). */
+const hostile = (name, file, find, replace, tests) => ({ name, file, find, replace, tests });
+const SUBMITTED = 'test/hostile/submitted-values';
+const BOUNDS = 'test/hostile/schema-report-bounds';
+const CALLBACKS = 'test/hostile/application-callbacks';
+const PROPERTY = 'test/hostile/properties-schema-values';
 const logger = family(LOGGER_FIRST, LOGGER);
 
 export const mutants = [
@@ -316,28 +323,28 @@ export const mutants = [
 
   // Schemas, async verify and the promise form.
   parsers(
-    'schema: the rejected value stays in the message',
-    'src/parsers/schema.ts',
-    'if (form.text.length > 0 && cut.includes(form.text)) cut = cutOut(cut, form);',
-    'if (form.text.length > 0 && cut.includes(form.text)) cut = cut.trim();',
+    'schema: the rejected value stays in a validator message',
+    SCHEMA,
+    'const cut = form === null ? text : cutOut(text, form);',
+    'const cut = text;',
   ),
   parsers(
     'schema: a path segment kept whole',
-    'src/parsers/schema.ts',
+    SCHEMA,
     '      ? (segment as StandardSchemaV1.PathSegment).key',
     '      ? segment',
   ),
   parsers(
     'schema: every issue kept',
-    'src/parsers/schema.ts',
+    SCHEMA,
     'for (let i = 0; i < count && i < MAX_ISSUES; i++)',
     'for (let i = 0; i < count; i++)',
   ),
   parsers(
     'schema: a long message kept whole',
-    'src/parsers/schema.ts',
-    'message: message.length > MAX_MESSAGE ?',
-    'message: false ?',
+    SCHEMA,
+    'return { path, message: clean(shorter(cut, MAX_MESSAGE)) };',
+    'return { path, message: clean(cut) };',
   ),
   parsers(
     'schema: a promise waited for without a bound',
@@ -348,7 +355,7 @@ export const mutants = [
   parsers(
     'verify: a returned promise not awaited',
     READ,
-    '      if (isThenable(result)) {\n        const timeout = options.verifyTimeout;',
+    '      if (thenable) {\n        const timeout = options.verifyTimeout;',
     '      if (false) {\n        const timeout = options.verifyTimeout;',
   ),
   parsers(
@@ -362,6 +369,122 @@ export const mutants = [
     READ,
     '    if (matched) reader.start(contentType);',
     '    if (true) reader.start(contentType);',
+  ),
+
+  // No submitted value in a line, a record or the 422 (issue 30).
+  hostile(
+    "values: a parser's error logged with its own message",
+    'src/logger/core/failure.ts',
+    '    const text = logTextOf(err);\n',
+    '    const text = undefined;\n',
+    [SUBMITTED, 'test/logger/error-fields'],
+  ),
+  hostile(
+    "values: a verify's error adopted without httpware's log text",
+    READ,
+    '  setLogText(err as object, LOG_TEXTS[type]);\n',
+    '',
+    [SUBMITTED, 'test/logger/error-fields'],
+  ),
+  hostile(
+    'values: entity.validation.threw says what the schema threw',
+    READ,
+    "return createError('entity.validation.threw', {}, { cause: thrown });",
+    "return createError('entity.validation.threw', {}, { message: 'the schema threw: ' + (thrown as Error)?.message, cause: thrown });",
+    [SUBMITTED, PROPERTY],
+  ),
+  hostile(
+    "values: an issue carries the validator's message by default",
+    SCHEMA,
+    '  if (prints === null) return { path, message: GENERIC_ISSUE };',
+    '  if (prints === null) return { path, message: String((issue as { message?: unknown }).message) };',
+    [SUBMITTED, PROPERTY],
+  ),
+  hostile(
+    "values: the message tells the first issue's validator text",
+    SCHEMA,
+    "const where = first.path.length === 0 ? 'the body' : first.path.join('.');",
+    'const where = first.message;',
+    ['test/parsers/schema', SUBMITTED],
+  ),
+  hostile(
+    "values: a verbatim logger's setting outlives its line",
+    LOG,
+    '          verbatimMessages(previous);',
+    '          verbatimMessages(true);',
+    ['test/logger/error-fields'],
+  ),
+  hostile(
+    'bounds: no byte budget for the issues',
+    SCHEMA,
+    '    if (bytes + size > MAX_ISSUES_BYTES) break;\n',
+    '',
+    [BOUNDS],
+  ),
+  hostile(
+    "bounds: a key's control characters kept",
+    SCHEMA,
+    "  return text.replace(UNSAFE, '\\ufffd');",
+    '  return text;',
+    [BOUNDS],
+  ),
+  hostile(
+    'bounds: a key kept whole',
+    SCHEMA,
+    "  return clean(shorter(typeof key === 'symbol' ? (key.description ?? '') : key, MAX_KEY));",
+    "  return clean(typeof key === 'symbol' ? (key.description ?? '') : key);",
+    [BOUNDS, 'test/parsers/schema'],
+  ),
+  hostile(
+    'bounds: every segment of a path read',
+    SCHEMA,
+    "const shown = typeof length === 'number' ? Math.min(length, MAX_PATH) : 0;",
+    "const shown = typeof length === 'number' ? length : 0;",
+    [CALLBACKS],
+  ),
+  hostile(
+    'bounds: an object at an issue path stringified',
+    SCHEMA,
+    '  return null;\n}\n\nconst QUOTES',
+    "  return { text: JSON.stringify(value) ?? '', bare: true, json: undefined };\n}\n\nconst QUOTES",
+    [BOUNDS],
+  ),
+  hostile(
+    "bounds: a validator's message read for a path deeper than the report",
+    SCHEMA,
+    'if (deeper || text.length > MAX_VALIDATOR_MESSAGE)',
+    'if (text.length > MAX_VALIDATOR_MESSAGE)',
+    ['test/parsers/schema'],
+  ),
+
+  // A schema's or a verify's result that throws when read (issue 30).
+  hostile(
+    "contained: a schema result's then getter read outside the try",
+    READ,
+    "      result = schema.validate(input);\n      // The result is the application's object: a `then` getter that throws is the schema's.\n      thenable = isThenable(result);\n    } catch (thrown) {\n      this.fail(schemaThrew(thrown));\n      return;\n    }\n",
+    '      result = schema.validate(input);\n    } catch (thrown) {\n      this.fail(schemaThrew(thrown));\n      return;\n    }\n    thenable = isThenable(result);\n',
+    [CALLBACKS],
+  ),
+  hostile(
+    "contained: a schema result's issues read outside the try",
+    READ,
+    '      this.fail(schemaThrew(thrown));\n      return;\n    }\n    if (failure === undefined) this.succeed(value);',
+    '      throw thrown;\n    }\n    if (failure === undefined) this.succeed(value);',
+    [CALLBACKS],
+  ),
+  hostile(
+    "contained: a verify result's then getter read outside the try",
+    READ,
+    "        // A `then` getter that throws throws here: refused, as `await` would reject.\n        thenable = isThenable(result);\n      } catch (thrown) {\n        this.fail(adopt(thrown, 'entity.verify.failed', body));\n        return;\n      }\n",
+    "      } catch (thrown) {\n        this.fail(adopt(thrown, 'entity.verify.failed', body));\n        return;\n      }\n      thenable = isThenable(result);\n",
+    [CALLBACKS],
+  ),
+  hostile(
+    "contained: a thrown error's throwing getter escapes adopt",
+    READ,
+    '    err = adopted(thrown, type, body);\n  } catch {\n',
+    '    err = adopted(thrown, type, body);\n  } catch (e) {\n    throw e;\n',
+    [CALLBACKS],
   ),
 
   // Forms.

@@ -24,3 +24,20 @@ export function recordFailure(req: object, err: unknown): void {
 export function failureOf(req: object): unknown {
   return anyRecorded ? failures.get(req) : undefined;
 }
+
+// What a log line says of an error a parser made or adopted: text httpware wrote, never the
+// error's own message, which may quote what the client sent (a validator printing a value, a
+// schema's transform throwing `"SeCrEt…" is not valid JSON`, a verify quoting the body). Keyed
+// by the error itself, so the text follows the error wherever it is recorded: by the parser,
+// or again by the application's `logger.recordError(req, err)`.
+const logTexts = new WeakMap<object, string>();
+
+/** Sets what a line says of `err` in place of its message (see logTexts). */
+export function setLogText(err: object, text: string): void {
+  logTexts.set(err, text);
+}
+
+/** The text set for `err` by a parser, or undefined (an error the application made). */
+export function logTextOf(err: object): string | undefined {
+  return logTexts.get(err);
+}

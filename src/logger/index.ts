@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
+import { verbatimMessages } from './core/failure.js';
 import { DEFAULT_POLICY, type RedactPolicy, redactDefaults, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { requestId } from './core/request-id.js';
@@ -47,6 +48,8 @@ interface ResolvedOptions {
   readonly bufferMs: number | undefined;
   /** What the logger's lines mask (the `redact` option). */
   readonly redact: RedactPolicy;
+  /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
+  readonly verbatim: boolean;
 }
 
 function resolveFormat(format: unknown): FormatFn {
@@ -73,12 +76,16 @@ function resolveOptions(options: unknown): ResolvedOptions {
       otel: undefined,
       bufferMs: undefined,
       redact: DEFAULT_POLICY,
+      verbatim: false,
     };
   }
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const { immediate, skip, stream, buffer, redact, otel } = options as Record<string, unknown>;
+  const { immediate, skip, stream, buffer, redact, otel, errorMessage } = options as Record<
+    string,
+    unknown
+  >;
   // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
   // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
   const skipGiven = skip !== undefined && skip !== null && skip !== false;
@@ -92,6 +99,9 @@ function resolveOptions(options: unknown): ResolvedOptions {
   ) {
     throw new TypeError('option stream must be a writable stream (an object with a write method)');
   }
+  if (errorMessage !== undefined && errorMessage !== 'safe' && errorMessage !== 'verbatim') {
+    throw new TypeError('option errorMessage must be "safe" or "verbatim"');
+  }
   return {
     // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
     immediate: Boolean(immediate),
@@ -102,6 +112,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
     otel,
     bufferMs: bufferInterval(buffer),
     redact: resolveRedact(redact),
+    verbatim: errorMessage === 'verbatim',
   };
 }
 
@@ -224,6 +235,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     bufferMs,
     redact,
     otel: otelOption,
+    verbatim,
   } = resolveOptions(options);
   // A JSON format is made for this logger's redaction lists and stream (objects for an
   // object-mode stream); format strings and functions get tokens that follow the same lists.
@@ -265,6 +277,18 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       leave(previous);
     }
   }
+
+  // Errors' own messages for this logger's line alone; a default logger's lines pay nothing.
+  const log = verbatim
+    ? (exchange: Exchange): void => {
+        const previous = verbatimMessages(true);
+        try {
+          logRequest(exchange);
+        } finally {
+          verbatimMessages(previous);
+        }
+      }
+    : logRequest;
 
   function skipped(req: Request, res: Response): boolean {
     if (skip === undefined) return false;
@@ -323,10 +347,10 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     if (needs.span || any) exchange.context = captureContext();
     // With `immediate` no head has been written when the line is made: nothing to watch.
     if (immediate) {
-      logRequest(exchange);
+      log(exchange);
     } else {
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
-      whenDone(exchange, logRequest, any || skip !== undefined);
+      whenDone(exchange, log, any || skip !== undefined);
     }
     next();
   };

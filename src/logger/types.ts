@@ -113,6 +113,15 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    */
   redact?: RedactOptions | boolean | undefined;
   /**
+   * What `error.message` and `:error-message` say of an error a body parser made or adopted.
+   * `'safe'` (the default): a text httpware wrote, which never holds a submitted value (for a
+   * failed schema, counts and path keys; for a refusing `verify`, that it refused). An error
+   * the application records itself keeps its own message. `'verbatim'`: every error's own
+   * message, which may quote what the client sent (a validator printing the value it
+   * rejected, a JSON parse error quoting the body): only for logs as private as the bodies.
+   */
+  errorMessage?: 'safe' | 'verbatim' | undefined;
+  /**
    * Emits each request as an OpenTelemetry log record: `true` through the global
    * LoggerProvider (needs `@opentelemetry/api-logs`), `{ loggerProvider }` through the one
    * given. Without a `stream`, the records are the only output.

@@ -32,6 +32,8 @@ export interface ResolvedOptions {
   readonly schemaTimeout: number;
   /** Set an `undefined` `req.body` to `{}`, as body-parser 1.x did (the middleware only). */
   readonly legacyEmptyBody: boolean;
+  /** Whether a 422's issues carry the validator's messages (`issueMessages: 'validator'`). */
+  readonly validatorMessages: boolean;
 }
 
 export interface ResolvedJsonOptions {
@@ -88,6 +90,14 @@ function schemaOption(value: unknown): StandardSchemaV1.Props | null {
   return props;
 }
 
+function issueMessagesOption(value: unknown): 'generic' | 'validator' {
+  if (value === undefined) return 'generic';
+  if (value !== 'generic' && value !== 'validator') {
+    throw new TypeError('option issueMessages must be "generic" or "validator"');
+  }
+  return value;
+}
+
 export function resolveOptions(
   options: (ParserOptions & { defaultCharset?: string | undefined }) | undefined,
   defaultType: string,
@@ -114,6 +124,7 @@ export function resolveOptions(
     schema: schemaOption(o.schema),
     schemaTimeout: waitOption('schemaTimeout', o.schemaTimeout),
     legacyEmptyBody: legacyEmptyBodyOption(o.legacyEmptyBody),
+    validatorMessages: issueMessagesOption(o.issueMessages) === 'validator',
   };
 }
 

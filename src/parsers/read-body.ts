@@ -23,7 +23,7 @@ import type { ServerHttp2Stream } from 'node:http2';
 import type { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
-import { recordFailure } from '../failures.js';
+import { recordFailure, setLogText } from '../failures.js';
 import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.js';
 import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
@@ -518,17 +518,20 @@ class BodyReader {
     if (options.rawBody) req.rawBody = body;
     if (options.verify !== null) {
       let result: unknown;
+      let thenable: boolean;
       try {
         // Under `read` without a response, `res` is undefined (ReadVerifyFunction says so).
         result = options.verify(req, (this.res ?? undefined) as ServerResponse, body, this.charset);
+        // A `then` getter that throws throws here: refused, as `await` would reject.
+        thenable = isThenable(result);
       } catch (thrown) {
         this.fail(adopt(thrown, 'entity.verify.failed', body));
         return;
       }
-      if (isThenable(result)) {
+      if (thenable) {
         const timeout = options.verifyTimeout;
         this.wait(
-          result,
+          result as PromiseLike<unknown>,
           timeout,
           () => createError('entity.verify.timeout', { timeout }),
           () => this.decode(body),
@@ -571,19 +574,22 @@ class BodyReader {
    */
   private validate(schema: StandardSchemaV1.Props, input: unknown): void {
     let result: unknown;
+    let thenable: boolean;
     try {
       result = schema.validate(input);
+      // The result is the application's object: a `then` getter that throws is the schema's.
+      thenable = isThenable(result);
     } catch (thrown) {
       this.fail(schemaThrew(thrown));
       return;
     }
-    if (!isThenable(result)) {
+    if (!thenable) {
       this.validated(result, input);
       return;
     }
     const timeout = this.options.schemaTimeout;
     this.wait(
-      result,
+      result as PromiseLike<unknown>,
       timeout,
       () => createError('entity.validation.timeout', { timeout }),
       (settled) => this.validated(settled, input),
@@ -591,14 +597,27 @@ class BodyReader {
     );
   }
 
+  /**
+   * The schema's result, read once. Every read of it may run the application's code (getters
+   * of `issues`, `value`, of each issue and path segment, a key's `toString`): what that throws
+   * is a broken schema's 500, never an exception out of the request.
+   */
   private validated(result: unknown, input: unknown): void {
-    if (typeof result !== 'object' || result === null) {
-      this.fail(schemaThrew(new TypeError('the schema returned no result')));
+    let failure: HttpwareError | undefined;
+    let value: unknown;
+    try {
+      if (typeof result !== 'object' || result === null) {
+        throw new TypeError('the schema returned no result');
+      }
+      const { issues } = result as { issues?: unknown };
+      if (issues) failure = validationFailed(issues, input, this.options.validatorMessages);
+      else value = (result as { value?: unknown }).value;
+    } catch (thrown) {
+      this.fail(schemaThrew(thrown));
       return;
     }
-    const { issues, value } = result as { issues?: StandardSchemaV1.Issue[]; value?: unknown };
-    if (issues) this.fail(validationFailed(issues, input));
-    else this.succeed(value);
+    if (failure === undefined) this.succeed(value);
+    else this.fail(failure);
   }
 
   private succeed(body: unknown): void {
@@ -745,14 +764,44 @@ function announcedLength(req: IncomingMessage): number | null {
  * application's own kind and passes through with `status`, `statusCode`, `expose` and `body`
  * added; any other is wrapped in an HttpwareError of the given kind, the thrown value as its
  * `cause`. A thrown string is the message; another thrown object gets the status's own text.
+ * Whichever it is, a log line says LOG_TEXTS[type] of it, never the message: a verify may well
+ * throw one that quotes the body it refused.
  */
 function adopt(
   thrown: unknown,
   type: 'entity.verify.failed' | 'entity.parse.failed',
   body: Buffer | string,
 ): unknown {
+  let err: unknown;
+  try {
+    err = adopted(thrown, type, body);
+  } catch {
+    // A thrown error whose `status`, `type` or `message` getter throws in turn: wrapped whole.
+    err = new HttpwareError(type, detailsOf(type, body), {
+      message: STATUS_CODES[errorKinds[type].status] as string,
+      cause: thrown,
+    });
+  }
+  setLogText(err as object, LOG_TEXTS[type]);
+  return err;
+}
+
+const LOG_TEXTS = {
+  'entity.verify.failed': 'verify refused the body',
+  'entity.parse.failed': 'the body could not be parsed',
+} as const;
+
+function detailsOf(type: keyof typeof LOG_TEXTS, body: Buffer | string) {
+  return type === 'entity.parse.failed' ? { body: String(body) } : { body };
+}
+
+function adopted(
+  thrown: unknown,
+  type: 'entity.verify.failed' | 'entity.parse.failed',
+  body: Buffer | string,
+): object {
   const fallback = errorKinds[type].status;
-  const details = type === 'entity.parse.failed' ? { body: String(body) } : { body };
+  const details = detailsOf(type, body);
   if (!(thrown instanceof Error)) {
     const message =
       typeof thrown === 'object' && thrown !== null
@@ -778,14 +827,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
-/** A schema that threw, or whose promise rejected, instead of returning issues. */
+/**
+ * A schema that threw, or whose promise rejected, instead of returning issues. What it threw
+ * stays in `cause` only: a transform's `JSON.parse(s)` or `BigInt(s)` throws a message quoting
+ * the value, which neither the message nor a log line may carry.
+ */
 function schemaThrew(thrown: unknown): HttpwareError {
-  const reason = thrown instanceof Error ? thrown.message : String(thrown);
-  return new HttpwareError(
-    'entity.validation.threw',
-    {},
-    { message: `the schema threw: ${reason}`, cause: thrown },
-  );
+  return createError('entity.validation.threw', {}, { cause: thrown });
 }
 
 /** Stops and drops a decompression stream; a late zlib error then has a listener to land on. */

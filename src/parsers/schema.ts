@@ -1,90 +1,149 @@
-// The `schema` option's report: a Standard Schema's issues -> the `issues` of a 422
-// `entity.validation.failed`, which the client is shown (it is a 4xx, `expose` is true) and
-// which ends up in logs. So the report is bounded, and it never carries the rejected values:
+// The `schema` option's report: a Standard Schema's issues -> the 422 `entity.validation.failed`,
+// whose `issues` the client is shown (it is a 4xx, `expose` is true) and whose message ends up
+// in logs. Neither may carry a value the client sent, and the report is bounded in bytes:
 //
+// - The message is httpware's: the number of issues and where the first is (`invalid request
+//   body: 3 issues, first at items.0.name`). It is also what a log line says of the error.
+// - Each issue is its path and, by default, the fixed text `invalid value`. A validator's own
+//   message cannot be trusted to leave values out: arktype's union of objects prints both
+//   branches' values (`a must be "x" (was "…") or b must be "y" (was "…")`), a transform
+//   before a check prints what it made of the value (a trimmed, lowercased string), a custom
+//   message may print anything. `issueMessages: 'validator'` opts in to them, with the value
+//   found at the issue's path cut out when it is a string, a number, a boolean or null: best
+//   effort, never a stringify of a subtree (which made 100 issues in a 99-deep body cost
+//   seconds), and a message longer than MAX_VALIDATOR_MESSAGE is not searched but replaced.
 // - The path is made of keys only. A Standard Schema path segment may be an object holding its
 //   key (valibot's also hold the input and the value): only the key is kept; a symbol becomes
-//   its description. Paths are cut at MAX_PATH keys, each key at MAX_KEY characters (keys of a
-//   record schema are the client's own).
-// - The message is the validator's own, with the value it rejected cut out. Some validators
-//   print that value: zod 3's enums (`received 'x'`), valibot (`but received "x"`) and arktype
-//   (`(was "x")`, JSON for objects); zod 4 does not. The value at the issue's path is looked
-//   up in the validated input, and wherever the message prints it, quoted or bare, it is
-//   replaced with `…`. A number or a string of a word or more is cut where it stands alone; a
-//   shorter string only where it is quoted, so that a value "a" leaves "a string" alone.
-//   Then the message is cut at MAX_MESSAGE characters.
-// - At most MAX_ISSUES issues are kept: a 1 MB array of wrong items can make a million.
+//   its description. Keys of a record schema are the client's own: each is cut at MAX_KEY
+//   characters and its control characters (C0, DEL, C1, U+2028, U+2029, lone surrogates, which
+//   a log line or a JSON encoder would escape into six bytes each) become U+FFFD; a path is
+//   cut at MAX_PATH keys. Only the first MAX_PATH segments are read, by index: a path that
+//   never ends (a Proxy, a giant sparse array) cannot hold the request.
+// - At most MAX_ISSUES issues are kept (a 1 MB array of wrong items can make a million), and
+//   no more than fit in MAX_ISSUES_BYTES as JSON: the largest single issue (32 keys of 64
+//   characters of 3 bytes, a 200-character message) is under 7 KiB, so the first always fits.
+//
+// Whatever the schema's result is made of (getters, a Proxy, a key whose `toString` throws),
+// what it throws while it is read here is the schema's fault: read-body.ts makes it a 500
+// `entity.validation.threw`.
 
 import { createError, type HttpwareErrorOf, type ValidationIssue } from '../errors.js';
+import { setLogText } from '../failures.js';
 import type { StandardSchemaV1 } from './types.js';
 
 const MAX_ISSUES = 100;
-const MAX_MESSAGE = 200;
+/** Most bytes of the `issues` list as JSON (UTF-8). */
+const MAX_ISSUES_BYTES = 8 * 1024;
 const MAX_PATH = 32;
 const MAX_KEY = 64;
+const MAX_MESSAGE = 200;
+/** A validator's message longer than this is not searched for values but replaced. */
+const MAX_VALIDATOR_MESSAGE = 64 * 1024;
+/** What an issue says by default: nothing of the value, nothing of the validator's text. */
+const GENERIC_ISSUE = 'invalid value';
 /** A string this long or longer is cut where it stands alone in a message, not only quoted. */
 const MIN_BARE = 4;
 const CUT = '…';
+/** What a line or a JSON encoder would escape: C0, DEL, C1, U+2028/2029, lone surrogates. */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** The 422 for a schema's failure result, `input` being the value that was validated. */
+/**
+ * The 422 for a schema's failure result, `input` being the value that was validated; with
+ * `validatorMessages`, each issue carries the validator's message (best effort, see above).
+ */
 export function validationFailed(
-  issues: ReadonlyArray<StandardSchemaV1.Issue>,
+  issues: unknown,
   input: unknown,
+  validatorMessages: boolean,
 ): HttpwareErrorOf<'entity.validation.failed'> {
+  const list: readonly unknown[] = Array.isArray(issues) ? issues : [];
+  const length: unknown = list.length;
+  const count = typeof length === 'number' ? length : 0;
   const kept: ValidationIssue[] = [];
-  const count = Array.isArray(issues) ? issues.length : 0;
-  // Many issues can share one value (the body itself, say): it is printed once.
-  const prints = new Map<unknown, Printed[]>();
-  for (let i = 0; i < count && i < MAX_ISSUES; i++) kept.push(report(issues[i], input, prints));
-  const first = kept[0];
-  let message = 'invalid request body';
-  if (first !== undefined) {
-    const where = first.path.length === 0 ? 'body' : first.path.join('.');
-    message += `: ${where}: ${first.message}`;
-    if (count > 1) message += ` (and ${count - 1} more)`;
+  // Many issues can share one value (the body itself, say): it is looked at once.
+  const prints = validatorMessages ? new Map<unknown, Printed | null>() : null;
+  let bytes = 2; // the list's brackets
+  for (let i = 0; i < count && i < MAX_ISSUES; i++) {
+    const issue = report(list[i], input, prints);
+    const size = Buffer.byteLength(JSON.stringify(issue)) + (kept.length > 0 ? 1 : 0);
+    if (bytes + size > MAX_ISSUES_BYTES) break;
+    bytes += size;
+    kept.push(issue);
   }
-  return createError('entity.validation.failed', { issues: kept }, { message });
+  const message = summary(count, kept[0]);
+  const err = createError('entity.validation.failed', { issues: kept }, { message });
+  setLogText(err, message);
+  return err;
+}
+
+/** `invalid request body: 3 issues, first at items.0.name`: counts and keys, no value. */
+function summary(count: number, first: ValidationIssue | undefined): string {
+  if (first === undefined) return 'invalid request body';
+  const where = first.path.length === 0 ? 'the body' : first.path.join('.');
+  return count === 1
+    ? `invalid request body: 1 issue, at ${where}`
+    : `invalid request body: ${count} issues, first at ${where}`;
 }
 
 function report(
-  issue: StandardSchemaV1.Issue | undefined,
+  issue: unknown,
   input: unknown,
-  prints: Map<unknown, Printed[]>,
+  prints: Map<unknown, Printed | null> | null,
 ): ValidationIssue {
-  const segments = Array.isArray(issue?.path) ? issue.path : [];
+  const segments: unknown = (issue as { path?: unknown } | null | undefined)?.path;
   const path: (string | number)[] = [];
   let value = input;
-  for (const segment of segments) {
-    const key = keyOf(segment);
-    value = child(value, key);
-    if (path.length < MAX_PATH) path.push(bounded(key));
+  let deeper = false;
+  if (Array.isArray(segments)) {
+    const length: unknown = segments.length;
+    const shown = typeof length === 'number' ? Math.min(length, MAX_PATH) : 0;
+    for (let i = 0; i < shown; i++) {
+      const key = keyOf(segments[i]);
+      if (prints !== null) value = child(value, key);
+      path.push(keyText(key));
+    }
+    deeper = shown < (length as number);
   }
-  let forms = prints.get(value);
-  if (forms === undefined) {
-    forms = printed(value);
-    prints.set(value, forms);
+  if (prints === null) return { path, message: GENERIC_ISSUE };
+  const raw: unknown = (issue as { message?: unknown }).message;
+  const text = typeof raw === 'string' ? raw : String(raw ?? '');
+  // The value of a path deeper than the report reads is not known, and a huge message is not
+  // worth searching: neither is given.
+  if (deeper || text.length > MAX_VALIDATOR_MESSAGE) return { path, message: GENERIC_ISSUE };
+  let form = prints.get(value);
+  if (form === undefined) {
+    form = printed(value);
+    prints.set(value, form);
   }
-  const message = cutValue(String(issue?.message ?? ''), forms);
-  return {
-    path,
-    message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}${CUT}` : message,
-  };
+  const cut = form === null ? text : cutOut(text, form);
+  return { path, message: clean(shorter(cut, MAX_MESSAGE)) };
 }
 
+/** The key of a path segment: itself, or the `key` of an object segment (valibot's). */
 function keyOf(segment: unknown): PropertyKey {
   const key =
     typeof segment === 'object' && segment !== null
       ? (segment as StandardSchemaV1.PathSegment).key
       : segment;
+  // A key whose toString throws throws here: the schema is broken, not the body.
   return typeof key === 'number' || typeof key === 'symbol' ? key : String(key);
 }
 
-function bounded(key: PropertyKey): string | number {
-  if (typeof key === 'number') return key;
-  const text = typeof key === 'symbol' ? (key.description ?? '') : key;
-  return text.length > MAX_KEY ? `${text.slice(0, MAX_KEY - 1)}${CUT}` : text;
+function keyText(key: PropertyKey): string | number {
+  if (typeof key === 'number') return Number.isFinite(key) ? key : String(key);
+  return clean(shorter(typeof key === 'symbol' ? (key.description ?? '') : key, MAX_KEY));
+}
+
+function shorter(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}${CUT}` : text;
+}
+
+/** `text` with what a line would escape replaced (a surrogate pair the cut split too). */
+function clean(text: string): string {
+  return text.replace(UNSAFE, '\ufffd');
 }
 
 /** The input's own property `key`, or undefined (a getter or a prototype is never reached). */
@@ -93,41 +152,34 @@ function child(value: unknown, key: PropertyKey): unknown {
   return Object.getOwnPropertyDescriptor(value, key)?.value;
 }
 
-/** `message` without the value, printed in any of `forms`. */
-function cutValue(message: string, forms: readonly Printed[]): string {
-  let cut = message;
-  for (const form of forms)
-    if (form.text.length > 0 && cut.includes(form.text)) cut = cutOut(cut, form);
-  return cut;
-}
-
 interface Printed {
   readonly text: string;
   /** Cut where it stands alone too, not only between quotes. */
   readonly bare: boolean;
+  /** The string's JSON form when it differs from the string between quotes (escapes). */
+  readonly json: string | undefined;
 }
 
-/** How validators print a value: as it is (quoted or not), or as JSON. Longest first. */
-function printed(value: unknown): Printed[] {
-  const found: Printed[] = [];
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    // A BigInt or a cycle (from a json `parse` of the application's): printed otherwise.
-  }
-  if (typeof json === 'string' && json.length > 2) found.push({ text: json, bare: true });
+/** How validators print a primitive value; null for an object (not looked for). */
+function printed(value: unknown): Printed | null {
   if (typeof value === 'string') {
-    found.push({ text: value, bare: value.length >= MIN_BARE });
-  } else if (
+    if (value.length === 0) return null;
+    const json = JSON.stringify(value);
+    return {
+      text: value,
+      bare: value.length >= MIN_BARE,
+      json: json.length === value.length + 2 ? undefined : json,
+    };
+  }
+  if (
     typeof value === 'number' ||
     typeof value === 'bigint' ||
     typeof value === 'boolean' ||
     value === null
   ) {
-    found.push({ text: String(value), bare: true });
+    return { text: String(value), bare: true, json: undefined };
   }
-  return found.sort((a, b) => b.text.length - a.text.length);
+  return null;
 }
 
 const QUOTES = `"'\``;
@@ -137,23 +189,25 @@ function isWordChar(char: string | undefined): boolean {
 }
 
 /**
- * `message` with every occurrence of the printed value replaced: between a pair of the same
- * quotes (the quotes go too), or, for a `bare` form, anywhere no letter or digit touches it.
+ * `message` with every occurrence of the printed value replaced: its JSON form anywhere,
+ * the value between a pair of the same quotes (the quotes go too), or, for a `bare` form,
+ * anywhere no letter or digit touches it.
  */
-function cutOut(message: string, { text, bare }: Printed): string {
+function cutOut(message: string, { text, bare, json }: Printed): string {
+  const source = json === undefined ? message : message.split(json).join(CUT);
   let out = '';
   let from = 0;
-  for (let at = message.indexOf(text); at !== -1; at = message.indexOf(text, at + 1)) {
+  for (let at = source.indexOf(text); at !== -1; at = source.indexOf(text, at + 1)) {
     if (at < from) continue;
-    const before = message[at - 1];
-    const after = message[at + text.length];
+    const before = source[at - 1];
+    const after = source[at + text.length];
     const quoted = before !== undefined && QUOTES.includes(before) && after === before;
     const alone =
       !(isWordChar(text[0]) && isWordChar(before)) &&
       !(isWordChar(text[text.length - 1]) && isWordChar(after));
     if (!quoted && !(bare && alone)) continue;
-    out += message.slice(from, quoted ? at - 1 : at) + CUT;
+    out += source.slice(from, quoted ? at - 1 : at) + CUT;
     from = at + text.length + (quoted ? 1 : 0);
   }
-  return out + message.slice(from);
+  return out + source.slice(from);
 }

@@ -131,6 +131,14 @@ export interface ParserOptions {
    */
   schema?: StandardSchemaV1 | undefined;
   /**
+   * What each issue of a 422 `entity.validation.failed` says beside its path. `'generic'` (the
+   * default): `invalid value`, a fixed text that never holds a submitted value. `'validator'`:
+   * the validator's own message, with the value at the issue's path cut out of it when that
+   * value is a string, number, boolean or null: best effort only, as a validator may print a
+   * value it transformed first, an object, or another branch's value (a union's).
+   */
+  issueMessages?: 'generic' | 'validator' | undefined;
+  /**
    * Longest wait, in milliseconds, for a schema's asynchronous validation (default 10000); one
    * that has not settled by then is a 500 `entity.validation.timeout`.
    */

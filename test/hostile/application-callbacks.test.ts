@@ -24,12 +24,78 @@ const MEGABYTE = 'x'.repeat(1 << 20);
 const schemaOf = (validate: (value: unknown) => unknown) =>
   ({ '~standard': { version: 1, vendor: 'test', validate } }) as StandardSchemaV1;
 
+/** `target` with a getter `name` that throws. */
+function throwingGetter<T extends object>(target: T, name: PropertyKey): T {
+  return Object.defineProperty(target, name, {
+    get() {
+      throw new Error(`the ${String(name)} getter threw`);
+    },
+  });
+}
+
+/** A key whose conversion to a string throws, by `toString` or `Symbol.toPrimitive`. */
+const unprintable: readonly object[] = [
+  {
+    toString() {
+      throw new Error('toString threw');
+    },
+  },
+  {
+    [Symbol.toPrimitive]() {
+      throw new Error('toPrimitive threw');
+    },
+  },
+];
+
+/**
+ * A schema's result (or an issue in it) whose reading throws: each is the schema's fault, a
+ * 500 entity.validation.threw, never an exception out of the request or a request left hanging.
+ */
+function brokenResults(): Case[] {
+  const results: Record<string, () => unknown> = {
+    'a result whose then getter throws': () => throwingGetter({}, 'then'),
+    'a result whose issues getter throws': () => throwingGetter({}, 'issues'),
+    'a result whose value getter throws': () => throwingGetter({}, 'value'),
+    'an issue whose path getter throws': () => ({ issues: [throwingGetter({}, 'path')] }),
+    'a path segment whose key getter throws': () => ({
+      issues: [{ message: 'm', path: [throwingGetter({}, 'key')] }],
+    }),
+    'a path key whose toString throws': () => ({
+      issues: [{ message: 'm', path: [{ key: unprintable[0] }] }],
+    }),
+    'a path key whose Symbol.toPrimitive throws': () => ({
+      issues: [{ message: 'm', path: [{ key: unprintable[1] }] }],
+    }),
+  };
+  const cases: Case[] = Object.entries(results).map(([name, result]) => ({
+    name: `a schema returning ${name}`,
+    middleware: () => hostile.subject.parsers.json({ schema: schemaOf(result) }),
+    body: '{}',
+    status: 500,
+    type: 'entity.validation.threw',
+  }));
+  cases.push({
+    name: "a schema returning an issue whose message getter throws (issueMessages: 'validator')",
+    middleware: () =>
+      hostile.subject.parsers.json({
+        schema: schemaOf(() => ({ issues: [throwingGetter({ path: [] }, 'message')] })),
+        issueMessages: 'validator',
+      }),
+    body: '{}',
+    status: 500,
+    type: 'entity.validation.threw',
+  });
+  return cases;
+}
+
 interface Case {
   readonly name: string;
   readonly middleware: () => Middleware | readonly Middleware[];
   readonly body: string;
   readonly status: number;
   readonly type: string;
+  /** How many issues a 422 keeps. */
+  readonly issues?: number;
 }
 
 const cases: readonly Case[] = [
@@ -44,6 +110,47 @@ const cases: readonly Case[] = [
     body: '{}',
     status: 500,
     type: 'entity.validation.threw',
+  },
+  ...brokenResults(),
+  {
+    name: 'a schema whose issue path never ends (a Proxy of 2**32 - 1 keys)',
+    middleware: () =>
+      hostile.subject.parsers.json({
+        schema: schemaOf(() => ({
+          issues: [
+            {
+              message: 'm',
+              path: new Proxy([], { get: (_t, p) => (p === 'length' ? 2 ** 32 - 1 : 'k') }),
+            },
+          ],
+        })),
+      }),
+    body: '{}',
+    status: 422,
+    type: 'entity.validation.failed',
+    issues: 1,
+  },
+  {
+    name: 'a verify that returns a thenable whose then getter throws',
+    middleware: () =>
+      hostile.subject.parsers.json({
+        verify: () => throwingGetter({}, 'then') as never,
+      }),
+    body: '{}',
+    status: 403,
+    type: 'entity.verify.failed',
+  },
+  {
+    name: 'a verify that throws an error whose status getter throws',
+    middleware: () =>
+      hostile.subject.parsers.json({
+        verify: () => {
+          throw throwingGetter(new Error('refused'), 'status');
+        },
+      }),
+    body: '{}',
+    status: 403,
+    type: 'entity.verify.failed',
   },
   {
     name: 'a schema that never settles',
@@ -75,6 +182,7 @@ const cases: readonly Case[] = [
     body: '{}',
     status: 422,
     type: 'entity.validation.failed',
+    issues: 100,
   },
   {
     name: 'a JSON parse that returns a poisoned object',
@@ -122,8 +230,8 @@ describe('broken or slow application code in the pipeline', () => {
         });
         assert.equal(outcome.nextCalls, 1);
         assert.ok(Date.now() - started < 2000, 'answered within the bounds');
-        if (c.type === 'entity.validation.failed') {
-          assert.equal((err as unknown as { issues: unknown[] }).issues.length, 100);
+        if (c.issues !== undefined) {
+          assert.equal((err as unknown as { issues: unknown[] }).issues.length, c.issues);
         }
         await assertResourcesSettle(baseline);
         // The probe counts a request's listeners in the turn after its response finished.

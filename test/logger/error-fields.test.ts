@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import bodyParser from 'body-parser';
 import { logger, parsers, recordError } from '../../src/index.js';
-import { frameworks, type SendOptions } from '../helpers/index.js';
+import { captureLines, frameworks, type SendOptions, send, startServer } from '../helpers/index.js';
 import { firstLine, ownKeys } from '../helpers/logger.js';
 import type { Middleware } from '../helpers/server.js';
 
@@ -246,5 +246,84 @@ describe('logger.recordError', () => {
 
   it('is the named export recordError', () => {
     assert.equal(recordError, logger.recordError);
+  });
+});
+
+describe('the errorMessage option', () => {
+  const quoting = parsers.json({
+    verify: (_req, _res, buf) => {
+      throw new Error(`bad signature for ${buf.toString()}`);
+    },
+  });
+  const signed: SendOptions = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: `{"password":"${MARK}"}`,
+  };
+
+  it("writes httpware's text for a verify's error by default, and with 'safe'", async () => {
+    for (const errorMessage of [undefined, 'safe'] as const) {
+      const line = await firstLine(
+        (stream) => logger(':error-type :error-message', { stream, errorMessage }),
+        signed,
+        { after: [quoting] },
+      );
+      assert.equal(line, 'entity.verify.failed verify refused the body');
+    }
+  });
+
+  it("writes the error's own message with 'verbatim', in text and json lines", async () => {
+    const expected = `bad signature for {"password":"${MARK}"}`;
+    const text = await firstLine(
+      (stream) => logger(':error-message', { stream, errorMessage: 'verbatim' }),
+      signed,
+      { after: [quoting] },
+    );
+    assert.equal(text, expected.replaceAll('"', '\\"'));
+    const json = await firstLine(
+      (stream) => logger('json', { stream, errorMessage: 'verbatim' }),
+      signed,
+      { after: [quoting] },
+    );
+    assert.equal(JSON.parse(json)['error.message'], expected);
+  });
+
+  it("writes a JSON parse error's own message with 'verbatim'", async () => {
+    const line = await firstLine(
+      (stream) => logger('json', { stream, errorMessage: 'verbatim' }),
+      { ...badJson, body: `[${MARK}]` },
+      { after: [parsers.json()] },
+    );
+    // V8: Unexpected token 'h', "[hunter2-S3CR3T]" is not valid JSON
+    assert.match(JSON.parse(line)['error.message'], new RegExp(MARK));
+  });
+
+  it("is 'verbatim' for its own logger's lines only", async () => {
+    const verbatim = captureLines();
+    const safe = captureLines();
+    const server = await startServer({
+      middleware: [
+        logger(':error-message', { stream: verbatim.stream, errorMessage: 'verbatim' }),
+        logger(':error-message', { stream: safe.stream }),
+        quoting,
+      ],
+    });
+    try {
+      await send(server, signed);
+      const [[verbatimLine], [safeLine]] = await Promise.all([verbatim.waitFor(), safe.waitFor()]);
+      assert.match(verbatimLine ?? '', new RegExp(MARK));
+      assert.equal(safeLine, 'verify refused the body');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is a TypeError at creation for anything but safe or verbatim', () => {
+    for (const errorMessage of ['Safe', 'raw', true, null, 0]) {
+      assert.throws(() => logger('json', { errorMessage: errorMessage as never }), {
+        name: 'TypeError',
+        message: 'option errorMessage must be "safe" or "verbatim"',
+      });
+    }
   });
 });

@@ -148,10 +148,7 @@ function checksOver(host: readonly [Transport, Framework]): void {
       assert.equal((await send(server, { body: '{"a":2}', headers })).text, '{"doubled":4}');
       const refused = await send(server, { body: '{"a":"x"}', headers });
       assert.equal(refused.status, 422);
-      assert.equal(
-        refused.text,
-        '[entity.validation.failed] invalid request body: a: a must be a number',
-      );
+      assert.equal(refused.text, '[entity.validation.failed] invalid request body: 1 issue, at a');
     } finally {
       await server.close();
     }

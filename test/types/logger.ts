@@ -103,6 +103,7 @@ types('public types', () => {
     const app = express5();
     app.use(logger.requestId(), logger(format, { redact }), logger('ecs', { redact: false }));
     app.use(logger('combined', { redact: replaced }));
+    app.use(logger('json', { errorMessage: 'verbatim' }), logger('tiny', { errorMessage: 'safe' }));
     app.use(ids, logger('json'));
     const same: typeof rootRequestId = logger.requestId;
     void same;
@@ -132,6 +133,8 @@ types('public types', () => {
       logger('tiny', { stream: {} });
       // @ts-expect-error immediate is a boolean
       logger('tiny', { immediate: 'yes' });
+      // @ts-expect-error errorMessage is 'safe' or 'verbatim'
+      logger('json', { errorMessage: 'raw' });
       // @ts-expect-error buffer (morgan's deprecated option) is a boolean or an interval
       logger('tiny', { buffer: '1s' });
       // @ts-expect-error a token returns a printable value

@@ -139,6 +139,10 @@ types('public types', () => {
     // @ts-expect-error: not an action
     const bad: JsonOptions = { onProtoPoisoning: 'strip' };
     void bad;
+    const messages: JsonOptions = { issueMessages: 'validator' };
+    // @ts-expect-error: issueMessages is 'generic' or 'validator'
+    const badMessages: JsonOptions = { issueMessages: 'verbatim' };
+    void [messages, badMessages];
     // @ts-expect-error: urlencoded's defaultCharset is utf-8 or iso-8859-1
     const badForm = () => parsers.urlencoded({ defaultCharset: 'koi8-r' as const });
     const all: Parsers = parsers;

@@ -5,10 +5,27 @@
 // The body never reaches the line. A JSON parse error's message quotes the body on V8 ("Unexpected
 // token 'x', "{"password":"hunter2" x" is not valid JSON") and on JavaScriptCore, so the
 // message of `entity.parse.failed` is rewritten from what says where the body broke, never
-// from what it held.
+// from what it held. Any other error a parser made or adopted (a schema's, a verify's) has a
+// text of httpware's own set beside it (src/failures.ts), which the line gives in place of
+// its message. An error the application records that no parser touched keeps its message:
+// that text is the application's own.
+//
+// A logger created with `errorMessage: 'verbatim'` gives every message as it is: the logger
+// turns `verbatim` on while it makes its line (lines are made synchronously, one at a time),
+// so loggers with the default pay nothing for the option.
 
 import type { IncomingMessage } from 'node:http';
-import { failureOf } from '../../failures.js';
+import { failureOf, logTextOf } from '../../failures.js';
+
+/** Whether the line being made is an `errorMessage: 'verbatim'` logger's. */
+let verbatim = false;
+
+/** Sets whether messages are given as they are; returns the previous setting, to restore. */
+export function verbatimMessages(on: boolean): boolean {
+  const previous = verbatim;
+  verbatim = on;
+  return previous;
+}
 
 /** OpenTelemetry's `error.type` when nothing better names the error. */
 const OTHER = '_OTHER';
@@ -50,8 +67,12 @@ export function errorMessageOf(err: unknown): string | undefined {
   if (typeof err === 'string') return err === '' ? undefined : err;
   if (typeof err !== 'object' || err === null) return undefined;
   const { type, message } = err as { type?: unknown; message?: unknown };
-  // Whoever made it (httpware, body-parser, Express's parsers), this kind may quote the body.
-  if (type === 'entity.parse.failed') return parseFailureMessage(err);
+  if (!verbatim) {
+    // Whoever made it (httpware, body-parser, Express's parsers), this kind may quote the body.
+    if (type === 'entity.parse.failed') return parseFailureMessage(err);
+    const text = logTextOf(err);
+    if (text !== undefined) return text;
+  }
   return nonEmpty(message) ? message : undefined;
 }
 
