@@ -68,7 +68,7 @@ export function validationFailed(
   let bytes = 2; // the list's brackets
   for (let i = 0; i < count && i < MAX_ISSUES; i++) {
     const issue = report(list[i], input, prints);
-    const size = Buffer.byteLength(JSON.stringify(issue)) + (kept.length > 0 ? 1 : 0);
+    const size = issueBytes(issue) + (kept.length > 0 ? 1 : 0);
     if (bytes + size > MAX_ISSUES_BYTES) break;
     bytes += size;
     kept.push(issue);
@@ -77,6 +77,29 @@ export function validationFailed(
   const err = createError('entity.validation.failed', { issues: kept }, { message });
   setLogText(err, message);
   return err;
+}
+
+/** `{"path":[],"message":}`: the JSON of an issue around its keys and its message. */
+const ISSUE_FRAME_BYTES = 22;
+
+/**
+ * The bytes of an issue as JSON, counted rather than stringified. Its keys and message hold no
+ * character JSON escapes into six bytes (clean replaced them), so each string costs its UTF-8
+ * bytes, two quotes, and one byte more per `"` or `\`.
+ */
+export function issueBytes({ path, message }: ValidationIssue): number {
+  let bytes = ISSUE_FRAME_BYTES + stringBytes(message) + Math.max(path.length - 1, 0);
+  for (const key of path) bytes += typeof key === 'number' ? String(key).length : stringBytes(key);
+  return bytes;
+}
+
+function stringBytes(text: string): number {
+  let escaped = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) escaped++;
+  }
+  return Buffer.byteLength(text) + 2 + escaped;
 }
 
 /** `invalid request body: 3 issues, first at items.0.name`: counts and keys, no value. */
