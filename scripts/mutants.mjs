@@ -51,6 +51,7 @@ const LOGGER_FIRST = {
   format: ['test/logger/failures'],
   tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
   'basic-auth': ['test/unit/logger-basic-auth', 'test/logger/remote-user'],
+  'remote-user': ['test/hostile/api-key-user-name'],
   redact: ['test/logger/redaction-urls', 'test/logger/redaction'],
   failure: ['test/logger/error-fields'],
   'request-id': ['test/logger/request-id'],
@@ -623,5 +624,17 @@ export const mutants = [
     'src/logger/core/basic-auth.ts',
     'const USER_PASS = /^([^:]*):(.*)$/;',
     'const USER_PASS = /^([^:]*):([^]*)$/;',
+  ),
+  logger(
+    'remote-user: an API key given as the user name is written',
+    'src/logger/core/basic-auth.ts',
+    "parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user",
+    'user',
+  ),
+  logger(
+    'remote-user: the key is masked whatever the redact option',
+    'src/logger/core/basic-auth.ts',
+    "parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user",
+    "parts[2] === '' && user !== '' ? MASK : user",
   ),
 ];
