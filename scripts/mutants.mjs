@@ -52,6 +52,11 @@ const LOGGER_FIRST = {
   tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
   'basic-auth': ['test/unit/logger-basic-auth', 'test/logger/remote-user'],
   'remote-user': ['test/hostile/api-key-user-name'],
+  'body-bytes': [
+    'test/hostile/response-body-bytes',
+    'test/logger/body-bytes',
+    'test/logger/json-format',
+  ],
   redact: ['test/logger/redaction-urls', 'test/logger/redaction'],
   failure: ['test/logger/error-fields'],
   'request-id': ['test/logger/request-id'],
@@ -636,5 +641,41 @@ export const mutants = [
     'src/logger/core/basic-auth.ts',
     "parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user",
     "parts[2] === '' && user !== '' ? MASK : user",
+  ),
+  logger(
+    'body-bytes: strings counted in UTF-16 units',
+    'src/logger/core/body-bytes.ts',
+    "return Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as never) : 'utf8');",
+    'return chunk.length;',
+  ),
+  logger(
+    'body-bytes: the chunk HTTP/2 end writes through write counted twice',
+    'src/logger/core/body-bytes.ts',
+    'if (meter.counting === false || meter.ending) {',
+    'if (meter.counting === false) {',
+  ),
+  logger(
+    'body-bytes: a write after the end counted',
+    'src/logger/core/body-bytes.ts',
+    '    // A write after the end sends nothing (Node reports it as an error).\n    const ended = this.writableEnded;',
+    '    const ended = false;',
+  ),
+  logger(
+    'body-bytes: the count of an unfinished response given',
+    'src/logger/core/body-bytes.ts',
+    'return isFinished(res) ? meter.bytes : undefined;',
+    'return meter.bytes;',
+  ),
+  logger(
+    'body-bytes: a response without a body given its announced length',
+    'src/logger/core/body-bytes.ts',
+    '  if (hasNoBody(req, res)) return 0;\n',
+    '',
+  ),
+  logger(
+    'body-bytes: a response that announced its length counted',
+    'src/logger/core/body-bytes.ts',
+    'meter.counting = !hasNoBody(req, res) && announcedLength(res) === undefined;',
+    'meter.counting = !hasNoBody(req, res);',
   ),
 ];

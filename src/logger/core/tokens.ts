@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { TokenFn } from '../types.js';
 import { traceFlagsText } from './active-span.js';
 import { loggedUser } from './basic-auth.js';
+import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
 import { errorMessage, errorType } from './failure.js';
 import {
@@ -129,6 +130,13 @@ const traceFlags: Builtin = function traceFlags(req) {
   return span === undefined ? undefined : traceFlagsText(span.traceFlags);
 };
 
+// Text, as `:status` is (a number 0 would be written "-", as morgan writes falsy values);
+// undefined ("-") when the size is unknown.
+const resBodyBytes: Builtin = function resBodyBytes(req, res) {
+  const bytes = bodyBytes(req, res);
+  return bytes === undefined ? undefined : String(bytes);
+};
+
 const path: Builtin = function path(req) {
   return urlPath(req);
 };
@@ -250,6 +258,7 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   route,
   'error-type': errorType,
   'error-message': errorMessage,
+  'res-body-bytes': resBodyBytes,
 };
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */
@@ -262,6 +271,7 @@ export const HEAD_TOKENS: ReadonlySet<string> = new Set(['response-time', 'res']
 export const NOTHING_TO_ESCAPE: ReadonlySet<string> = new Set([
   'date',
   'pid',
+  'res-body-bytes',
   'response-time',
   'total-time',
 ]);
