@@ -258,4 +258,19 @@ describe(':res-body-bytes', () => {
       await server.close();
     }
   });
+
+  it('is counted for a format function, which may call it', async () => {
+    const line = await firstLine(
+      (stream) =>
+        logger((tokens, req, res) => `size ${tokens['res-body-bytes']?.(req, res)}`, { stream }),
+      {},
+      {
+        handler: (_req, res) => {
+          res.write('ab');
+          res.end('cd');
+        },
+      },
+    );
+    assert.equal(line, 'size 4');
+  });
 });
