@@ -262,7 +262,7 @@ describe(':res-body-bytes', () => {
   it('is counted for a format function, which may call it', async () => {
     const line = await firstLine(
       (stream) =>
-        logger((tokens, req, res) => `size ${tokens['res-body-bytes']?.(req, res)}`, { stream }),
+        logger((tokens, req, res) => `size ${tokens['res-body-bytes'](req, res)}`, { stream }),
       {},
       {
         handler: (_req, res) => {
