@@ -5,6 +5,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
+import { meterBody } from './core/body-bytes.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
 import { verbatimMessages } from './core/failure.js';
 import { DEFAULT_POLICY, type RedactPolicy, redactDefaults, resolveRedact } from './core/redact.js';
@@ -129,6 +130,10 @@ function needsOf(format: FormatFn, otel: OtelOutput | undefined): Needs {
     arrival: has('response-time') || has('total-time'),
     address: has('remote-addr'),
     span: has('trace-id') || has('span-id') || has('trace-flags'),
+    // A format function may ask for any token; a custom token in a format string may too, but
+    // counting every response's writes for that is not worth it (the size is then the
+    // announced length).
+    bytes: has('res-body-bytes') || tokenNamesOf(format) === undefined,
   };
 }
 
@@ -143,6 +148,8 @@ interface Needs {
   readonly address: boolean;
   /** Capture the OpenTelemetry context on arrival (`:trace-id`, `:span-id`, `:trace-flags`). */
   readonly span: boolean;
+  /** Count the bytes of a body sent without a length (`:res-body-bytes`, the JSON sizes). */
+  readonly bytes: boolean;
 }
 
 /**
@@ -350,6 +357,7 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       log(exchange);
     } else {
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
+      if (needs.bytes) exchange.meter = meterBody(req, res);
       whenDone(exchange, log, any || skip !== undefined);
     }
     next();

@@ -64,6 +64,8 @@ export interface Tokens {
   readonly 'error-type': BuiltinTokenFn;
   /** The message of that error, with no part of a request body. */
   readonly 'error-message': BuiltinTokenFn;
+  /** The bytes of the body sent: the announced length, or the bytes written; 0 without a body. */
+  readonly 'res-body-bytes': BuiltinTokenFn;
   // biome-ignore lint/suspicious/noExplicitAny: custom tokens may be typed for any request type
   readonly [name: string]: TokenFn<any, any>;
 }

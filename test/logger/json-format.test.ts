@@ -73,7 +73,7 @@ for (const framework of frameworks) {
 }
 
 describe('json format values', () => {
-  it('leaves out the query, size, user agent, id and trace when there are none', async () => {
+  it('leaves out the query, user agent, id and trace when there are none', async () => {
     const server = await loggedServer((stream) => logger('json', { stream }), {
       handler: (_req, res) => {
         res.statusCode = 204;
@@ -87,6 +87,7 @@ describe('json format values', () => {
         'client.address',
         'duration_ms',
         'http.request.method',
+        'http.response.body.size',
         'http.response.status_code',
         'level',
         'msg',
@@ -253,47 +254,47 @@ describe('json http.response.body.size', () => {
     }
   });
 
-  it('is left out for a response to HEAD that announced no length', async () => {
+  it('is 0 for a response to HEAD that announced no length', async () => {
     const server = await loggedServer((stream) => logger('json', { stream }), {
       handler: (_req, res) => res.end('hello'),
     });
     try {
       await sendRaw(server, ['HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
       const [line] = await server.capture.waitFor(1);
-      assert.equal('http.response.body.size' in JSON.parse(line as string), false);
+      assert.equal(JSON.parse(line as string)['http.response.body.size'], 0);
     } finally {
       await server.close();
     }
   });
 
-  it('is the Content-Length given only to writeHead in a response to HEAD', async () => {
+  it('is 0 for a response to HEAD, whatever Content-Length it was given', async () => {
     const server = await loggedServer((stream) => logger('json', { stream }), {
       handler: (_req, res) => res.writeHead(200, { 'content-length': 7 }).end(),
     });
     try {
       await sendRaw(server, ['HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
       const [line] = await server.capture.waitFor(1);
-      assert.equal(JSON.parse(line as string)['http.response.body.size'], 7);
+      assert.equal(JSON.parse(line as string)['http.response.body.size'], 0);
     } finally {
       await server.close();
     }
   });
 
-  it('is left out for a body given whole to end but sent chunked, its length removed', async () => {
+  it('is the bytes of a body given whole to end but sent chunked, its length removed', async () => {
     const size = await sizeFor((_req, res) => {
       res.setHeader('content-length', 5);
       res.removeHeader('content-length');
       res.end('hello world');
     });
-    assert.equal(size, undefined);
+    assert.equal(size, 11);
   });
 
-  it('is left out for a chunked response', async () => {
+  it('is the bytes written for a chunked response', async () => {
     const size = await sizeFor((_req, res) => {
       res.write('a');
       res.end('b');
     });
-    assert.equal(size, undefined);
+    assert.equal(size, 2);
   });
 });
 

@@ -1,7 +1,8 @@
 // The logger adds nothing the application can see on req/res: no `_startAt`, no
 // `_remoteAddress`, nothing else. The one addition, made only for formats that read the head
 // (its time or its headers), is an own `writeHead` that passes everything through: a plain
-// property, as morgan's on-headers installs its own (docs/logger.md says why).
+// property, as morgan's on-headers installs its own (docs/logger.md says why); formats that
+// read the body's size add an own `write` and `end`, likewise.
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -62,10 +63,22 @@ for (const framework of frameworks) {
       assert.deepEqual(withLogger, without);
     });
 
-    for (const format of ['json', 'ecs', ':method :status :total-time']) {
-      it(`${format} (reading only the end of the response) leaves req and res as they were`, async () => {
+    it(':method :status :total-time (reading only the end of the response) leaves req and res as they were', async () => {
+      const without = await snapshot(framework, undefined);
+      assert.deepEqual(await snapshot(framework, ':method :status :total-time'), without);
+    });
+
+    // The body's size of a response that announces no length is the bytes written, counted
+    // by wrappers of write and end (docs/logger.md says why they are installed on arrival).
+    for (const format of ['json', 'ecs', ':res-body-bytes']) {
+      it(`${format} (reading the body's size) adds only an own write and end on res`, async () => {
         const without = await snapshot(framework, undefined);
-        assert.deepEqual(await snapshot(framework, format), without);
+        const withLogger = await snapshot(framework, format);
+        assert.deepEqual(withLogger.reqKeys, without.reqKeys);
+        const added = (after: string[], before: string[]) =>
+          after.filter((key) => !before.includes(key));
+        assert.deepEqual(added(withLogger.resKeys, without.resKeys), ['end', 'write']);
+        assert.deepEqual(added(withLogger.resEnumerable, without.resEnumerable), ['end', 'write']);
       });
     }
 

@@ -62,6 +62,27 @@ describe('option otel with a loggerProvider', () => {
     assert.equal(records[0]?.body, JSON.parse(lines[0] as string).message);
   });
 
+  it('carries the bytes of a chunked body, for a text format too', async () => {
+    const { exporter, loggerProvider } = sdk();
+    const server = await loggedServer(
+      (stream) => logger('tiny', { stream, otel: { loggerProvider } }),
+      {
+        handler: (_req, res) => {
+          res.write('chunk ');
+          res.end('€');
+        },
+      },
+    );
+    try {
+      await send(server);
+      await server.capture.waitFor(1);
+      const [record] = exporter.getFinishedLogRecords();
+      assert.equal(record?.attributes['http.response.body.size'], 9);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('masks the query in attributes as the json line does', async () => {
     const { lines, records } = await recorded('json', ['/q?access_token=secret&page=2']);
     assert.equal(records[0]?.attributes['url.query'], JSON.parse(lines[0] as string)['url.query']);

@@ -1,5 +1,10 @@
 // The user name of HTTP Basic authentication (RFC 7617), read exactly as the basic-auth
-// package that morgan uses reads it, so `:remote-user` matches morgan byte for byte.
+// package that morgan uses reads it, so `:remote-user` matches morgan byte for byte, except
+// for one credential. Services that hand out API keys take them as a Basic user name with an
+// empty password (`curl -u sk_live_...:`, Stripe's scheme): there the user name IS the secret,
+// and while the logger masks `Authorization` it writes the mask instead of that name.
+
+import { MASK, type RedactPolicy } from './redact.js';
 
 /**
  *   credentials = auth-scheme 1*SP token68
@@ -20,9 +25,24 @@ const USER_PASS = /^([^:]*):(.*)$/;
 
 /** The user name from an `Authorization: Basic ...` header value, or undefined. */
 export function basicAuthUser(header: unknown): string | undefined {
-  if (typeof header !== 'string') return undefined;
+  return userPass(header)?.[1];
+}
+
+/**
+ * The user name as a line writes it under `policy`: the mask when the password is empty (the
+ * name is then an API key) and `policy` masks the `Authorization` header, the name otherwise.
+ * A name with a password costs one comparison more than `basicAuthUser`.
+ */
+export function loggedUser(policy: RedactPolicy, header: unknown): string | undefined {
+  const parts = userPass(header);
+  if (parts === null) return undefined;
+  const user = parts[1] as string;
+  return parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user;
+}
+
+function userPass(header: unknown): RegExpExecArray | null {
+  if (typeof header !== 'string') return null;
   const credentials = CREDENTIALS.exec(header);
-  if (credentials === null) return undefined;
-  const decoded = Buffer.from(credentials[1] ?? '', 'base64').toString();
-  return USER_PASS.exec(decoded)?.[1];
+  if (credentials === null) return null;
+  return USER_PASS.exec(Buffer.from(credentials[1] ?? '', 'base64').toString());
 }

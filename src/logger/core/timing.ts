@@ -37,6 +37,7 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
+import type { BodyMeter } from './body-bytes.js';
 import { toFixed } from './fixed.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
@@ -81,6 +82,8 @@ export class Exchange {
   declare context: unknown;
   /** The ids of the span in that context, once read: null when it has none. */
   declare span: SpanContext | null | undefined;
+  /** The count of the body's bytes, for formats that read the body's size (body-bytes.ts). */
+  declare meter: BodyMeter | undefined;
 
   constructor(
     req: IncomingMessage,
@@ -101,6 +104,7 @@ export class Exchange {
     this.abandoned = false;
     this.context = undefined;
     this.span = undefined;
+    this.meter = undefined;
   }
 }
 
@@ -164,6 +168,14 @@ export function spanOf(req: IncomingMessage): SpanContext | undefined {
   if (exchange === undefined) return spanContextIn(captureContext());
   if (exchange.span === undefined) exchange.span = spanContextIn(exchange.context) ?? null;
   return exchange.span ?? undefined;
+}
+
+/** The exchange of the line being rendered, if it is about this request and response. */
+export function exchangeOfLine(req: IncomingMessage, res: ServerResponse): Exchange | undefined {
+  const exchange = current;
+  return exchange !== undefined && exchange.req === req && exchange.res === res
+    ? exchange
+    : undefined;
 }
 
 /** The exchange of the line being rendered, if it is about this request. */

@@ -4,7 +4,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TokenFn } from '../types.js';
 import { traceFlagsText } from './active-span.js';
-import { basicAuthUser } from './basic-auth.js';
+import { loggedUser } from './basic-auth.js';
+import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
 import { errorMessage, errorType } from './failure.js';
 import {
@@ -78,10 +79,6 @@ export const remoteAddr: Builtin = function remoteAddr(req) {
   return frameworkIp(req) || arrivalAddress(req) || socketAddress(req);
 };
 
-const remoteUser: Builtin = function remoteUser(req) {
-  return basicAuthUser(req.headers.authorization);
-};
-
 const pid: Builtin = function pid() {
   return String(process.pid);
 };
@@ -133,6 +130,13 @@ const traceFlags: Builtin = function traceFlags(req) {
   return span === undefined ? undefined : traceFlagsText(span.traceFlags);
 };
 
+// Text, as `:status` is (a number 0 would be written "-", as morgan writes falsy values);
+// undefined ("-") when the size is unknown.
+const resBodyBytes: Builtin = function resBodyBytes(req, res) {
+  const bytes = bodyBytes(req, res);
+  return bytes === undefined ? undefined : String(bytes);
+};
+
 const path: Builtin = function path(req) {
   return urlPath(req);
 };
@@ -148,6 +152,7 @@ export interface RedactingTokens {
   readonly req: TokenFn;
   readonly res: TokenFn;
   readonly query: TokenFn;
+  readonly 'remote-user': TokenFn;
 }
 
 function makeRedactingTokens(policy: RedactPolicy): RedactingTokens {
@@ -174,6 +179,10 @@ function makeRedactingTokens(policy: RedactPolicy): RedactingTokens {
     query: function query(req) {
       return urlQuery(req, policy);
     },
+    // An API key sent as the Basic user name is masked where `Authorization` is.
+    'remote-user': function remoteUser(req) {
+      return loggedUser(policy, req.headers.authorization);
+    },
   };
 }
 
@@ -181,8 +190,8 @@ const redactingByPolicy = new WeakMap<RedactPolicy, RedactingTokens>();
 
 /**
  * The tokens whose output depends on what is redacted, for `policy`: `:url` and `:referrer`
- * mask URLs, the header tokens mask listed headers and URL-valued ones, and `:query` masks
- * listed parameters. The registry holds them for the default lists; a logger with its own
+ * mask URLs, the header tokens mask listed headers and URL-valued ones, `:query` masks
+ * listed parameters and `:remote-user` an API key given as the Basic user name. The registry holds them for the default lists; a logger with its own
  * `redact` option uses its own. Made once per policy.
  */
 export function redactingTokens(policy: RedactPolicy): RedactingTokens {
@@ -237,7 +246,6 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   date,
   status,
   'remote-addr': remoteAddr,
-  'remote-user': remoteUser,
   pid,
   'http-version': httpVersion,
   'user-agent': userAgent,
@@ -250,6 +258,7 @@ export const builtinTokens: Readonly<Record<string, TokenFn>> = {
   route,
   'error-type': errorType,
   'error-message': errorMessage,
+  'res-body-bytes': resBodyBytes,
 };
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */
@@ -262,6 +271,7 @@ export const HEAD_TOKENS: ReadonlySet<string> = new Set(['response-time', 'res']
 export const NOTHING_TO_ESCAPE: ReadonlySet<string> = new Set([
   'date',
   'pid',
+  'res-body-bytes',
   'response-time',
   'total-time',
 ]);

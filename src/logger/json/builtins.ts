@@ -5,6 +5,7 @@
 // the token is still the built-in one; a token the application replaced goes the general way.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyBytes, integerOf } from '../core/body-bytes.js';
 import { isoDate } from '../core/clf-date.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { statusCodeOf, totalMs } from '../core/timing.js';
@@ -16,6 +17,8 @@ import { encodeString } from './encode.js';
 
 type Request = IncomingMessage;
 type Response = ServerResponse;
+
+export { integerOf };
 
 /** A field's JSON text for a request, or undefined to leave the field out. */
 export type TextFn = (req: Request, res: Response) => string | undefined;
@@ -125,16 +128,6 @@ function requestIdText(id: unknown): string | undefined {
   return typeof id === 'number' ? (Number.isFinite(id) ? String(id) : undefined) : stringText(id);
 }
 
-/**
- * A number, or text that is one, when it is a whole number (a size, a status); anything else
- * (empty text, a list of header values, a fraction) is no integer.
- */
-export function integerOf(value: unknown): number | undefined {
-  const n =
-    typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-  return value !== '' && Number.isSafeInteger(n) ? n : undefined;
-}
-
 export function integerText(value: unknown): string | undefined {
   const n = integerOf(value);
   return n === undefined ? undefined : String(n);
@@ -204,6 +197,8 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
       return viaToken(builtinTokens[name] as TokenFn, arg);
     case 'request-id':
       return (req) => requestIdText((req as { id?: unknown }).id);
+    case 'res-body-bytes':
+      return (req, res) => integerText(bodyBytes(req, res));
     default:
       return undefined;
   }

@@ -118,6 +118,7 @@ function toNumber(value: unknown): number | undefined {
 const NUMERIC_TOKENS: Readonly<Record<string, (value: unknown) => number | undefined>> = {
   status: integerOf,
   pid: integerOf,
+  'res-body-bytes': integerOf,
   'response-time': toNumber,
   'total-time': toNumber,
 };

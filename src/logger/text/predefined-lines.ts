@@ -14,7 +14,7 @@
 // them again there changes nothing.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { basicAuthUser } from '../core/basic-auth.js';
+import { loggedUser } from '../core/basic-auth.js';
 import { formatDate } from '../core/clf-date.js';
 import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
 import { policyOfTokens } from '../core/redacting-registry.js';
@@ -65,9 +65,9 @@ function versionText(req: Request, res: Response): string {
 }
 
 /** `:remote-user`: with no Authorization header there is nothing to decode. */
-function userText(req: Request): string {
+function userText(policy: RedactPolicy, req: Request): string {
   const credentials = req.headers.authorization;
-  return credentials === undefined ? '-' : text(basicAuthUser(credentials));
+  return credentials === undefined ? '-' : text(loggedUser(policy, credentials));
 }
 
 /**
@@ -76,7 +76,7 @@ function userText(req: Request): string {
  */
 function common(policy: RedactPolicy, req: Request, res: Response): string {
   const address = text(remoteAddr(req, res));
-  const user = userText(req);
+  const user = userText(policy, req);
   const date = formatDate(Date.now(), 'clf');
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
@@ -95,7 +95,7 @@ function combined(policy: RedactPolicy, req: Request, res: Response): string {
 /** `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms` */
 function short(policy: RedactPolicy, req: Request, res: Response): string {
   const address = text(remoteAddr(req, res));
-  const user = userText(req);
+  const user = userText(policy, req);
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
   const version = versionText(req, res);

@@ -1,0 +1,100 @@
+// An API key sent as the Basic-auth user name with an empty password (`curl -u sk_live_...:`,
+// the scheme of Stripe and others) is a credential: it reaches no line or record while the
+// logger masks `Authorization`, in any format. A name with a password is logged as morgan logs
+// it, and `redact: false` logs the key as morgan does.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  InMemoryLogRecordExporter,
+  LoggerProvider,
+  SimpleLogRecordProcessor,
+} from '@opentelemetry/sdk-logs';
+import { logger } from '../../src/logger/index.js';
+import { send } from '../helpers/index.js';
+import { firstLine, loggedServer } from '../helpers/logger.js';
+
+const KEY = 'sk_live_51HostileKey0123456789';
+const MASK = '[REDACTED]';
+const basic = (userPass: string) => ({
+  headers: { authorization: `Basic ${Buffer.from(userPass).toString('base64')}` },
+});
+const apiKey = basic(`${KEY}:`);
+
+const formats = {
+  combined: (line: string) => line.split(' ')[2],
+  common: (line: string) => line.split(' ')[2],
+  short: (line: string) => line.split(' ')[1],
+  ':remote-user': (line: string) => line,
+  'user=:remote-user :method': (line: string) => line.split(' ')[0]?.slice('user='.length),
+} as const;
+
+for (const [format, userIn] of Object.entries(formats)) {
+  describe(`an API key as the Basic user name, in ${format}`, () => {
+    it('is masked', async () => {
+      const line = await firstLine((stream) => logger(format, { stream }), apiKey);
+      assert.equal(line.includes(KEY), false, line);
+      assert.equal(userIn(line), MASK);
+    });
+
+    it('is written as morgan writes it with redact: false', async () => {
+      const line = await firstLine((stream) => logger(format, { stream, redact: false }), apiKey);
+      assert.equal(userIn(line), KEY);
+    });
+
+    it('is masked under a redact option that adds names', async () => {
+      const line = await firstLine(
+        (stream) => logger(format, { stream, redact: { headers: ['x-other'] } }),
+        apiKey,
+      );
+      assert.equal(userIn(line), MASK);
+    });
+
+    it('is written when a redact option takes authorization off the list', async () => {
+      const redact = {
+        headers: (names: readonly string[]) => names.filter((name) => name !== 'authorization'),
+      };
+      const line = await firstLine((stream) => logger(format, { stream, redact }), apiKey);
+      assert.equal(userIn(line), KEY);
+    });
+
+    it('a user name with a password is written as it is', async () => {
+      const line = await firstLine((stream) => logger(format, { stream }), basic('tobi:ferret'));
+      assert.equal(userIn(line), 'tobi');
+    });
+  });
+}
+
+describe('an API key as the Basic user name, in JSON fields and OpenTelemetry records', () => {
+  it('is masked in a JSON field reading :remote-user', async () => {
+    const format = logger.json({ 'user.name': ':remote-user' });
+    const line = await firstLine((stream) => logger(format, { stream }), apiKey);
+    assert.deepEqual(JSON.parse(line), { 'user.name': MASK });
+  });
+
+  it('is in no json or ecs line', async () => {
+    for (const format of ['json', 'ecs']) {
+      const line = await firstLine((stream) => logger(format, { stream }), apiKey);
+      assert.equal(line.includes(KEY), false, line);
+    }
+  });
+
+  it('is masked in the body and attributes of the records of a text format', async () => {
+    const exporter = new InMemoryLogRecordExporter();
+    const loggerProvider = new LoggerProvider({
+      processors: [new SimpleLogRecordProcessor({ exporter })],
+    });
+    const server = await loggedServer((stream) =>
+      logger('combined', { stream, otel: { loggerProvider } }),
+    );
+    try {
+      await send(server, apiKey);
+      await server.capture.waitFor(1);
+      const [record] = exporter.getFinishedLogRecords();
+      assert.ok(record);
+      assert.equal(JSON.stringify([record.body, record.attributes]).includes(KEY), false);
+      assert.equal(String(record.body).split(' ')[2], MASK);
+    } finally {
+      await server.close();
+    }
+  });
+});
