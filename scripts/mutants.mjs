@@ -67,6 +67,8 @@ const family = (first, all) => (name, file, find, replace) => ({
 });
 const parsers = family(PARSERS_FIRST, PARSERS);
 const logger = family(LOGGER_FIRST, LOGGER);
+/** A mutant whose defence is pinned in test/hostile: those files run first. */
+const hostile = (mutant, ...files) => ({ ...mutant, tests: [...files, ...mutant.tests] });
 
 export const mutants = [
   // The four that once survived every test.
@@ -623,5 +625,16 @@ export const mutants = [
     'src/logger/core/basic-auth.ts',
     'const USER_PASS = /^([^:]*):(.*)$/;',
     'const USER_PASS = /^([^:]*):([^]*)$/;',
+  ),
+
+  // Issue 30: the read lifecycle and contained faults.
+  hostile(
+    logger(
+      "stream: an async write's rejection is left unhandled",
+      'src/logger/core/stream.ts',
+      "if (typeof then === 'function') then.call(result, undefined, onError);",
+      '',
+    ),
+    'test/hostile/logger-faults',
   ),
 ];

@@ -9,7 +9,7 @@ import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buf
 import { DEFAULT_POLICY, type RedactPolicy, redactDefaults, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { requestId } from './core/request-id.js';
-import { guardStreamErrors } from './core/stream.js';
+import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
 import {
   abandon,
   arrive,
@@ -278,12 +278,12 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
 
   function write(out: LogStream, line: unknown): void {
     try {
-      if (out.writableObjectMode && typeof line === 'object') {
-        (out as { write(chunk: unknown): unknown }).write(line);
-      } else {
-        // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
-        out.write(line + '\n');
-      }
+      const result =
+        out.writableObjectMode && typeof line === 'object'
+          ? (out as { write(chunk: unknown): unknown }).write(line)
+          : // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
+            out.write(line + '\n');
+      catchAsyncWrite(result, writeFailed);
     } catch (err) {
       writeFailed(err);
     }
