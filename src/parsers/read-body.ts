@@ -181,6 +181,14 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
         return;
       }
     }
+    // A response already sent (a timeout middleware answered, say) leaves nobody to read the
+    // body for: node:http discards an unread one once the response has finished, so reading
+    // it now would make `{}` of a body that never came. Checked here, past the requests that
+    // have no body or are not this parser's, so they pay nothing for it.
+    if (res.writableEnded) {
+      next();
+      return;
+    }
     // From here the body is ours, and the rest is asynchronous.
     new BodyReader(request, res, inCallersContext(next), request, options, format).start(
       contentType,
@@ -208,11 +216,12 @@ export function readBody(
   format: BodyFormat,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const refused = unreadable(req);
+    const refused = unreadable(req, res);
     if (refused !== null) {
       reject(refused);
       return;
     }
+    readsStarted.add(req);
     let contentType: ContentType | undefined;
     let matched = true;
     if (hasBody(req)) {
@@ -238,9 +247,38 @@ export function readBody(
   });
 }
 
-/** Why `read` cannot read this request's body, if it cannot. */
-function unreadable(req: IncomingMessage & { upgrade?: boolean }): HttpwareError | null {
-  if (req.readableDidRead || req.readableEnded || req.upgrade) {
+/**
+ * The requests a `read` was called for: a second `read` of one, concurrent or later, is refused
+ * rather than sharing its body with the first (each would get part of it, or both all of it
+ * through two 'data' listeners). Only `read` uses it; the middleware's own test is isFinished.
+ */
+const readsStarted = new WeakSet<IncomingMessage>();
+
+/**
+ * Why `read` cannot read this request's body, if it cannot. Besides a body already read (even
+ * in part, or read by an earlier `read`) or an upgraded connection:
+ * - a response already sent: node:http discards the body it left unread once the response has
+ *   finished, and no one is left to answer about it;
+ * - a flowing request: something else consumes it (a 'data' listener, a pipe, `resume()`), or
+ *   node:http is discarding it: once a response finished with its body unread, node:http calls
+ *   `resume()` on the request (its `_dump`) and pushes nothing more into it, so a reader then
+ *   sees an empty body (`{}`, or `request.size.invalid` against a Content-Length). That resume
+ *   is the public sign of the discarding on every Node since 0.10 (`readableFlowing` is true,
+ *   while nothing has been read yet when the body is still to come), so no private field
+ *   (`_dumped`) is read. A request nobody touched has `readableFlowing` null.
+ */
+function unreadable(
+  req: IncomingMessage & { upgrade?: boolean },
+  res: ServerResponse | null,
+): HttpwareError | null {
+  if (
+    req.readableDidRead ||
+    req.readableEnded ||
+    req.readableFlowing === true ||
+    req.upgrade ||
+    res?.writableEnded === true ||
+    readsStarted.has(req)
+  ) {
     return createError('stream.not.readable', {});
   }
   if (req.destroyed) {
@@ -403,6 +441,11 @@ class BodyReader {
     const req = this.req;
     req.on('close', this.onClose);
     req.on(abortEvent(req), this.onAborted);
+    // node:http aborts (destroys) a request whose client left only while its response is
+    // pending: once the response has finished (a timeout middleware answered while the body
+    // was still coming), the request is no longer its, and a client that leaves then ends
+    // nothing but the socket. Without this, the read would wait for ever.
+    if (req.httpVersionMajor !== 2) req.socket?.on('close', this.onClose);
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), req);
     else this.listen(req);
   }
@@ -452,6 +495,8 @@ class BodyReader {
       return;
     }
     const { chunks, decoder } = this;
+    // The reader may live on while `verify` or a schema is waited for: it keeps none of the body.
+    this.chunks = [];
     this.cleanup();
     if (this.decompressor !== null) {
       discard(this.decompressor, this.req);
@@ -459,7 +504,9 @@ class BodyReader {
       this.req.resume();
     }
     if (decoder !== null) {
-      this.parse(stripBom(this.decoded + decoder.end()));
+      const text = this.decoded + decoder.end();
+      this.decoded = '';
+      this.parse(stripBom(text));
       return;
     }
     // One chunk is the body as it is: no copy.
@@ -476,10 +523,10 @@ class BodyReader {
   };
 
   private readonly onClose = (): void => {
-    // An HTTP/1.x request closed before its body ended was cut short. This also covers Node's
-    // `aborted` event, which is always followed by `close` (and by `error` when the client
-    // left, both already listened to). An HTTP/2 request is `complete` once aborted: there
-    // the `aborted` listener tells.
+    // An HTTP/1.x request (or its connection) closed before its body ended was cut short.
+    // This also covers Node's `aborted` event, which is always followed by `close` (and by
+    // `error` when the client left, both already listened to). An HTTP/2 request is
+    // `complete` once aborted: there the `aborted` listener tells.
     if (!this.req.complete) this.onAborted();
   };
 
@@ -610,7 +657,7 @@ class BodyReader {
   /**
    * Waits for a promise of the application's, at most `timeout` ms: one that never settles
    * would hold the request (and its socket) for ever. Whichever comes first wins; the other is
-   * ignored, and the timer never outlives the wait.
+   * ignored, and the timer never outlives the wait (see BoundedWait).
    */
   private wait(
     promise: PromiseLike<unknown>,
@@ -619,25 +666,7 @@ class BodyReader {
     onValue: (value: unknown) => void,
     onReason: (reason: unknown) => void,
   ): void {
-    let waiting = true;
-    const timer = setTimeout(() => {
-      waiting = false;
-      this.fail(expired());
-    }, timeout);
-    const settle =
-      (then: (outcome: unknown) => void) =>
-      (outcome: unknown): void => {
-        if (!waiting) return;
-        waiting = false;
-        clearTimeout(timer);
-        then(outcome);
-      };
-    try {
-      promise.then(settle(onValue), settle(onReason));
-    } catch (thrown) {
-      // A thenable whose `then` throws: rejected, as `await` would make it.
-      settle(onReason)(thrown);
-    }
+    new BoundedWait(timeout, () => this.fail(expired()), onValue, onReason).on(promise);
   }
 
   private cleanup(): void {
@@ -646,6 +675,7 @@ class BodyReader {
     source.removeListener('end', this.onEnd);
     req.removeListener('close', this.onClose);
     req.removeListener(abortEvent(req), this.onAborted);
+    if (req.httpVersionMajor !== 2) req.socket?.removeListener('close', this.onClose);
     if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
   }
 
@@ -711,6 +741,63 @@ class BodyReader {
     req.on('aborted', done);
     req.on('error', done);
     req.resume();
+  }
+}
+
+type Outcome = (outcome: unknown) => void;
+
+/**
+ * One wait for a promise of the application's (`verify`'s, a schema's), bounded by a timer.
+ * The reactions given to that promise stay attached to it for as long as the application
+ * keeps it, which after a timeout can be for ever: they hold only this object, whose
+ * continuations (closures over the body or the parsed value, and the reader) are dropped as
+ * soon as the wait ends, so a request that timed out leaves nothing of its body behind.
+ */
+class BoundedWait {
+  private onValue: Outcome | null;
+  private onReason: Outcome | null;
+  private onTimeout: (() => void) | null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(timeout: number, onTimeout: () => void, onValue: Outcome, onReason: Outcome) {
+    this.onValue = onValue;
+    this.onReason = onReason;
+    this.onTimeout = onTimeout;
+    this.timer = setTimeout(this.expire, timeout);
+  }
+
+  on(promise: PromiseLike<unknown>): void {
+    try {
+      promise.then(this.value, this.reason);
+    } catch (thrown) {
+      // A thenable whose `then` throws: rejected, as `await` would make it.
+      this.reason(thrown);
+    }
+  }
+
+  private readonly value = (value: unknown): void => {
+    const then = this.onValue;
+    if (this.end()) (then as Outcome)(value);
+  };
+
+  private readonly reason = (reason: unknown): void => {
+    const then = this.onReason;
+    if (this.end()) (then as Outcome)(reason);
+  };
+
+  private readonly expire = (): void => {
+    const then = this.onTimeout;
+    if (this.end()) (then as () => void)();
+  };
+
+  /** Whether the wait was still on; it is over now, holding no continuation. */
+  private end(): boolean {
+    if (this.onTimeout === null) return false;
+    clearTimeout(this.timer);
+    this.onValue = null;
+    this.onReason = null;
+    this.onTimeout = null;
+    return true;
   }
 }
 
