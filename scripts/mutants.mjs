@@ -344,8 +344,8 @@ export const mutants = [
   parsers(
     'schema: a promise waited for without a bound',
     READ,
-    '      this.fail(expired());\n    }, timeout);',
-    '      this.fail(expired());\n    }, 2 ** 31 - 1);',
+    '    this.timer = setTimeout(this.expire, timeout);',
+    '    this.timer = setTimeout(this.expire, 2 ** 31 - 1);',
   ),
   parsers(
     'verify: a returned promise not awaited',
@@ -356,8 +356,8 @@ export const mutants = [
   parsers(
     'read: a body read in part is read again',
     READ,
-    'if (req.readableDidRead || req.readableEnded || req.upgrade) {',
-    'if (req.readableEnded || req.upgrade) {',
+    '    req.readableDidRead ||\n',
+    '',
   ),
   parsers(
     'read: any Content-Type is read',
@@ -636,5 +636,51 @@ export const mutants = [
       '',
     ),
     'test/hostile/logger-faults',
+  ),
+
+  hostile(
+    parsers(
+      'read: a response already sent is read',
+      READ,
+      '    res?.writableEnded === true ||\n',
+      '',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  hostile(
+    parsers(
+      'read: a request node:http is discarding is read',
+      READ,
+      '    req.readableFlowing === true ||\n',
+      '',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  hostile(
+    parsers(
+      'read: a second read is not refused',
+      READ,
+      '    readsStarted.has(req)\n',
+      '    false\n',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  hostile(
+    parsers(
+      'read: the middleware reads a body after its response was sent',
+      READ,
+      '    if (res.writableEnded) {',
+      '    if (false) {',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  hostile(
+    parsers(
+      'abort: a connection closed after the response is not heard',
+      READ,
+      "    if (req.httpVersionMajor !== 2) req.socket?.on('close', this.onClose);\n",
+      '',
+    ),
+    'test/hostile/read-lifecycle',
   ),
 ];
