@@ -353,12 +353,7 @@ export const mutants = [
     '      if (isThenable(result)) {\n        const timeout = options.verifyTimeout;',
     '      if (false) {\n        const timeout = options.verifyTimeout;',
   ),
-  parsers(
-    'read: a body read in part is read again',
-    READ,
-    '    req.readableDidRead ||\n',
-    '',
-  ),
+  parsers('read: a body read in part is read again', READ, '    req.readableDidRead ||\n', ''),
   parsers(
     'read: any Content-Type is read',
     READ,
@@ -682,5 +677,24 @@ export const mutants = [
       '',
     ),
     'test/hostile/read-lifecycle',
+  ),
+
+  hostile(
+    parsers(
+      'verify: a wait that ended keeps its continuations',
+      READ,
+      '    this.onValue = null;\n    this.onReason = null;\n',
+      '',
+    ),
+    'test/hostile/memory',
+  ),
+  hostile(
+    parsers(
+      'verify: the chunks are kept beside the joined body',
+      READ,
+      '    this.chunks = [];\n    this.cleanup();',
+      '    this.cleanup();',
+    ),
+    'test/hostile/memory',
   ),
 ];
