@@ -681,6 +681,15 @@ export const mutants = [
 
   hostile(
     parsers(
+      'h2: a stream reset after its response is read as a whole body',
+      READ,
+      '  return !stream.readableEnded || (stream.rstCode ?? 0) !== 0;',
+      '  return false;',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  hostile(
+    parsers(
       'verify: a wait that ended keeps its continuations',
       READ,
       '    this.onValue = null;\n    this.onReason = null;\n',

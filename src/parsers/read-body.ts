@@ -489,6 +489,10 @@ class BodyReader {
   };
 
   private readonly onEnd = (): void => {
+    if (this.req.httpVersionMajor === 2 && wasReset((this.req as Http2Request).stream)) {
+      this.onAborted();
+      return;
+    }
     const { length, received } = this;
     if (length !== null && received !== length) {
       this.stop(createError('request.size.invalid', { expected: length, length, received }));
@@ -810,6 +814,19 @@ class BoundedWait {
  */
 function abortEvent(req: IncomingMessage): 'error' | 'aborted' {
   return req.httpVersionMajor === 2 ? 'aborted' : 'error';
+}
+
+/**
+ * Whether an HTTP/2 request that ended was cut short by its client. A stream the client resets
+ * once its response was sent gets no `aborted` (node:http2 emits it only while the response is
+ * being written), yet its request ends as if the body were whole. A body that did end
+ * (END_STREAM) ended its stream's own readable side, and the stream, if closed already, closed
+ * with NO_ERROR; a reset with an error code shows in `rstCode`. A reset with NO_ERROR (what
+ * node:http2's client sends for `stream.destroy()`) is reported by node:http2 exactly as the end
+ * of the body, and cannot be told from it.
+ */
+function wasReset(stream: ServerHttp2Stream): boolean {
+  return !stream.readableEnded || (stream.rstCode ?? 0) !== 0;
 }
 
 /** The Content-Length as a number, or null when there is none (or it is not a number). */

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import express from 'express';
 import { hostileSetup } from '../helpers/hostile.js';
-import { rawHead, sendRaw, serve, type TestServer } from '../helpers/index.js';
+import { rawHead, sendPartial, sendRaw, serve, type TestServer } from '../helpers/index.js';
 
 const hostile = hostileSetup();
 
@@ -168,6 +168,32 @@ describe('a client that leaves while its body is read', () => {
       });
     }
   }
+
+  test('HTTP/2: a stream reset mid-body (RST_STREAM with an error code) once a timeout middleware answered: read rejects 400 request.aborted, never the cut body', async () => {
+    for (const length of [{ 'content-length': 100 }, {}]) {
+      const settled: Settled[] = [];
+      const server = await serve((req, res) => {
+        setTimeout(() => res.end('timed out'), 10);
+        hostile.subject.parsers.text
+          .read(req)
+          .then((body) => ({ body }), outcome)
+          .then((s) => settled.push(s));
+      }, 'h2');
+      try {
+        await sendPartial(server, {
+          headers: { 'content-type': 'text/plain', ...length },
+          body: ['part'],
+          abortAfterMs: 60,
+          abort: 'stream-error',
+          timeoutMs: 500,
+        });
+        await waitFor(settled, 1);
+        assert.deepEqual(settled, [{ type: 'request.aborted' }], JSON.stringify(length));
+      } finally {
+        await server.close();
+      }
+    }
+  });
 
   test('600 clients that send part of a body and leave at random, read or parsed behind a random async gap, a timeout middleware answering some: every one settles with a documented outcome', async () => {
     const pending = new Set<number>();
