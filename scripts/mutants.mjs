@@ -78,7 +78,7 @@ export const mutants = [
     'if (!this.req.complete) this.onAborted();',
     '',
   ),
-  parsers('abort: no close listener', READ, "    req.on('close', this.onClose);", ''),
+  parsers('abort: no close listener', READ, "    closing(req).on('close', this.onClose);", ''),
   parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
   parsers(
     'limit: streaming count one byte late',
@@ -244,7 +244,7 @@ export const mutants = [
   parsers(
     'listeners: close listener left behind',
     READ,
-    "    req.removeListener('close', this.onClose);",
+    "    closing(req).removeListener('close', this.onClose);",
     '',
   ),
   parsers(
@@ -673,8 +673,8 @@ export const mutants = [
     parsers(
       'abort: a connection closed after the response is not heard',
       READ,
-      "    if (req.httpVersionMajor !== 2) req.socket?.on('close', this.onClose);\n",
-      '',
+      "  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);",
+      '  return req;',
     ),
     'test/hostile/read-lifecycle',
   ),

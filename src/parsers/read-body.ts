@@ -439,13 +439,8 @@ class BodyReader {
 
   private collect(): void {
     const req = this.req;
-    req.on('close', this.onClose);
+    closing(req).on('close', this.onClose);
     req.on(abortEvent(req), this.onAborted);
-    // node:http aborts (destroys) a request whose client left only while its response is
-    // pending: once the response has finished (a timeout middleware answered while the body
-    // was still coming), the request is no longer its, and a client that leaves then ends
-    // nothing but the socket. Without this, the read would wait for ever.
-    if (req.httpVersionMajor !== 2) req.socket?.on('close', this.onClose);
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), req);
     else this.listen(req);
   }
@@ -677,9 +672,8 @@ class BodyReader {
     const { req, source } = this;
     source.removeListener('data', this.onData);
     source.removeListener('end', this.onEnd);
-    req.removeListener('close', this.onClose);
+    closing(req).removeListener('close', this.onClose);
     req.removeListener(abortEvent(req), this.onAborted);
-    if (req.httpVersionMajor !== 2) req.socket?.removeListener('close', this.onClose);
     if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
   }
 
@@ -827,6 +821,20 @@ function abortEvent(req: IncomingMessage): 'error' | 'aborted' {
  */
 function wasReset(stream: ServerHttp2Stream): boolean {
   return !stream.readableEnded || (stream.rstCode ?? 0) !== 0;
+}
+
+/**
+ * What closes when an HTTP/1.x body can no longer come: the connection. node:http aborts
+ * (destroys) a request whose client left only while its response is pending; once the response
+ * has finished (a timeout middleware answered while the body was still coming), a client that
+ * leaves closes the socket and nothing else, and a reader listening to the request would wait
+ * for ever. Every other end of a request's body closes its socket too: node:http destroys the
+ * request after the socket closed, and a request destroyed by the application (cut short)
+ * destroys its socket. On HTTP/2 the request's own `close` tells (with `aborted`, see
+ * abortEvent): its session may carry other streams on.
+ */
+function closing(req: IncomingMessage): NodeJS.EventEmitter {
+  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);
 }
 
 /** The Content-Length as a number, or null when there is none (or it is not a number). */
