@@ -673,7 +673,7 @@ export const mutants = [
     parsers(
       'abort: a connection closed after the response is not heard',
       READ,
-      "  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);",
+      '  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);',
       '  return req;',
     ),
     'test/hostile/read-lifecycle',
