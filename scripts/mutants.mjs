@@ -80,6 +80,8 @@ const BOUNDS = 'test/hostile/schema-report-bounds';
 const CALLBACKS = 'test/hostile/application-callbacks';
 const PROPERTY = 'test/hostile/properties-schema-values';
 const logger = family(LOGGER_FIRST, LOGGER);
+/** A mutant whose defence is pinned in test/hostile: those files run first. */
+const pinned = (mutant, ...files) => ({ ...mutant, tests: [...files, ...mutant.tests] });
 
 export const mutants = [
   // The four that once survived every test.
@@ -89,7 +91,7 @@ export const mutants = [
     'if (!this.req.complete) this.onAborted();',
     '',
   ),
-  parsers('abort: no close listener', READ, "    req.on('close', this.onClose);", ''),
+  parsers('abort: no close listener', READ, "    closing(req).on('close', this.onClose);", ''),
   parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
   parsers(
     'limit: streaming count one byte late',
@@ -255,7 +257,7 @@ export const mutants = [
   parsers(
     'listeners: close listener left behind',
     READ,
-    "    req.removeListener('close', this.onClose);",
+    "    closing(req).removeListener('close', this.onClose);",
     '',
   ),
   parsers(
@@ -355,8 +357,8 @@ export const mutants = [
   parsers(
     'schema: a promise waited for without a bound',
     READ,
-    '      this.fail(expired());\n    }, timeout);',
-    '      this.fail(expired());\n    }, 2 ** 31 - 1);',
+    '    this.timer = setTimeout(this.expire, timeout);',
+    '    this.timer = setTimeout(this.expire, 2 ** 31 - 1);',
   ),
   parsers(
     'verify: a returned promise not awaited',
@@ -364,12 +366,7 @@ export const mutants = [
     '      if (thenable) {\n        const timeout = options.verifyTimeout;',
     '      if (false) {\n        const timeout = options.verifyTimeout;',
   ),
-  parsers(
-    'read: a body read in part is read again',
-    READ,
-    'if (req.readableDidRead || req.readableEnded || req.upgrade) {',
-    'if (req.readableEnded || req.upgrade) {',
-  ),
+  parsers('read: a body read in part is read again', READ, '    req.readableDidRead ||\n', ''),
   parsers(
     'read: any Content-Type is read',
     READ,
@@ -800,5 +797,90 @@ export const mutants = [
     'src/logger/core/body-bytes.ts',
     'meter.counting = !hasNoBody(req, res) && announcedLength(res) === undefined;',
     'meter.counting = !hasNoBody(req, res);',
+  ),
+
+  // Issue 30: the read lifecycle and contained faults.
+  pinned(
+    logger(
+      "stream: an async write's rejection is left unhandled",
+      'src/logger/core/stream.ts',
+      "if (typeof then === 'function') then.call(result, undefined, onError);",
+      '',
+    ),
+    'test/hostile/logger-faults',
+  ),
+
+  pinned(
+    parsers(
+      'read: a response already sent is read',
+      READ,
+      '    res?.writableEnded === true ||\n',
+      '',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  pinned(
+    parsers(
+      'read: a request node:http is discarding is read',
+      READ,
+      '    req.readableFlowing === true ||\n',
+      '',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  pinned(
+    parsers(
+      'read: a second read is not refused',
+      READ,
+      '    readsStarted.has(req)\n',
+      '    false\n',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  pinned(
+    parsers(
+      'read: the middleware reads a body after its response was sent',
+      READ,
+      '    if (res.writableEnded) {',
+      '    if (false) {',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  pinned(
+    parsers(
+      'abort: a connection closed after the response is not heard',
+      READ,
+      '  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);',
+      '  return req;',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+
+  pinned(
+    parsers(
+      'h2: a stream reset after its response is read as a whole body',
+      READ,
+      '  return !stream.readableEnded || (stream.rstCode ?? 0) !== 0;',
+      '  return false;',
+    ),
+    'test/hostile/read-lifecycle',
+  ),
+  pinned(
+    parsers(
+      'verify: a wait that ended keeps its continuations',
+      READ,
+      '    this.onValue = null;\n    this.onReason = null;\n',
+      '',
+    ),
+    'test/hostile/memory',
+  ),
+  pinned(
+    parsers(
+      'verify: the chunks are kept beside the joined body',
+      READ,
+      '    this.chunks = [];\n    this.cleanup();',
+      '    this.cleanup();',
+    ),
+    'test/hostile/memory',
   ),
 ];

@@ -11,7 +11,7 @@ import { verbatimMessages } from './core/failure.js';
 import { DEFAULT_POLICY, type RedactPolicy, redactDefaults, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { requestId } from './core/request-id.js';
-import { guardStreamErrors } from './core/stream.js';
+import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
 import {
   abandon,
   arrive,
@@ -309,12 +309,12 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
 
   function write(out: LogStream, line: unknown): void {
     try {
-      if (out.writableObjectMode && typeof line === 'object') {
-        (out as { write(chunk: unknown): unknown }).write(line);
-      } else {
-        // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
-        out.write(line + '\n');
-      }
+      const result =
+        out.writableObjectMode && typeof line === 'object'
+          ? (out as { write(chunk: unknown): unknown }).write(line)
+          : // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
+            out.write(line + '\n');
+      catchAsyncWrite(result, writeFailed);
     } catch (err) {
       writeFailed(err);
     }

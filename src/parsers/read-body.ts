@@ -186,6 +186,14 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
         return;
       }
     }
+    // A response already sent (a timeout middleware answered, say) leaves nobody to read the
+    // body for: node:http discards an unread one once the response has finished, so reading
+    // it now would make `{}` of a body that never came. Checked here, past the requests that
+    // have no body or are not this parser's, so they pay nothing for it.
+    if (res.writableEnded) {
+      next();
+      return;
+    }
     // From here the body is ours, and the rest is asynchronous.
     new BodyReader(request, res, inCallersContext(next), request, options, format).start(
       contentType,
@@ -213,11 +221,12 @@ export function readBody(
   format: BodyFormat,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const refused = unreadable(req);
+    const refused = unreadable(req, res);
     if (refused !== null) {
       reject(refused);
       return;
     }
+    readsStarted.add(req);
     let contentType: ContentType | undefined;
     let matched = true;
     if (hasBody(req)) {
@@ -243,9 +252,38 @@ export function readBody(
   });
 }
 
-/** Why `read` cannot read this request's body, if it cannot. */
-function unreadable(req: IncomingMessage & { upgrade?: boolean }): HttpwareError | null {
-  if (req.readableDidRead || req.readableEnded || req.upgrade) {
+/**
+ * The requests a `read` was called for: a second `read` of one, concurrent or later, is refused
+ * rather than sharing its body with the first (each would get part of it, or both all of it
+ * through two 'data' listeners). Only `read` uses it; the middleware's own test is isFinished.
+ */
+const readsStarted = new WeakSet<IncomingMessage>();
+
+/**
+ * Why `read` cannot read this request's body, if it cannot. Besides a body already read (even
+ * in part, or read by an earlier `read`) or an upgraded connection:
+ * - a response already sent: node:http discards the body it left unread once the response has
+ *   finished, and no one is left to answer about it;
+ * - a flowing request: something else consumes it (a 'data' listener, a pipe, `resume()`), or
+ *   node:http is discarding it: once a response finished with its body unread, node:http calls
+ *   `resume()` on the request (its `_dump`) and pushes nothing more into it, so a reader then
+ *   sees an empty body (`{}`, or `request.size.invalid` against a Content-Length). That resume
+ *   is the public sign of the discarding on every Node since 0.10 (`readableFlowing` is true,
+ *   while nothing has been read yet when the body is still to come), so no private field
+ *   (`_dumped`) is read. A request nobody touched has `readableFlowing` null.
+ */
+function unreadable(
+  req: IncomingMessage & { upgrade?: boolean },
+  res: ServerResponse | null,
+): HttpwareError | null {
+  if (
+    req.readableDidRead ||
+    req.readableEnded ||
+    req.readableFlowing === true ||
+    req.upgrade ||
+    res?.writableEnded === true ||
+    readsStarted.has(req)
+  ) {
     return createError('stream.not.readable', {});
   }
   if (req.destroyed) {
@@ -406,7 +444,7 @@ class BodyReader {
 
   private collect(): void {
     const req = this.req;
-    req.on('close', this.onClose);
+    closing(req).on('close', this.onClose);
     req.on(abortEvent(req), this.onAborted);
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), req);
     else this.listen(req);
@@ -451,12 +489,18 @@ class BodyReader {
   };
 
   private readonly onEnd = (): void => {
+    if (this.req.httpVersionMajor === 2 && wasReset((this.req as Http2Request).stream)) {
+      this.onAborted();
+      return;
+    }
     const { length, received } = this;
     if (length !== null && received !== length) {
       this.stop(createError('request.size.invalid', { expected: length, length, received }));
       return;
     }
     const { chunks, decoder } = this;
+    // The reader may live on while `verify` or a schema is waited for: it keeps none of the body.
+    this.chunks = [];
     this.cleanup();
     if (this.decompressor !== null) {
       discard(this.decompressor, this.req);
@@ -464,7 +508,9 @@ class BodyReader {
       this.req.resume();
     }
     if (decoder !== null) {
-      this.parse(stripBom(this.decoded + decoder.end()));
+      const text = this.decoded + decoder.end();
+      this.decoded = '';
+      this.parse(stripBom(text));
       return;
     }
     // One chunk is the body as it is: no copy.
@@ -481,10 +527,10 @@ class BodyReader {
   };
 
   private readonly onClose = (): void => {
-    // An HTTP/1.x request closed before its body ended was cut short. This also covers Node's
-    // `aborted` event, which is always followed by `close` (and by `error` when the client
-    // left, both already listened to). An HTTP/2 request is `complete` once aborted: there
-    // the `aborted` listener tells.
+    // An HTTP/1.x request (or its connection) closed before its body ended was cut short.
+    // This also covers Node's `aborted` event, which is always followed by `close` (and by
+    // `error` when the client left, both already listened to). An HTTP/2 request is
+    // `complete` once aborted: there the `aborted` listener tells.
     if (!this.req.complete) this.onAborted();
   };
 
@@ -634,7 +680,7 @@ class BodyReader {
   /**
    * Waits for a promise of the application's, at most `timeout` ms: one that never settles
    * would hold the request (and its socket) for ever. Whichever comes first wins; the other is
-   * ignored, and the timer never outlives the wait.
+   * ignored, and the timer never outlives the wait (see BoundedWait).
    */
   private wait(
     promise: PromiseLike<unknown>,
@@ -643,32 +689,14 @@ class BodyReader {
     onValue: (value: unknown) => void,
     onReason: (reason: unknown) => void,
   ): void {
-    let waiting = true;
-    const timer = setTimeout(() => {
-      waiting = false;
-      this.fail(expired());
-    }, timeout);
-    const settle =
-      (then: (outcome: unknown) => void) =>
-      (outcome: unknown): void => {
-        if (!waiting) return;
-        waiting = false;
-        clearTimeout(timer);
-        then(outcome);
-      };
-    try {
-      promise.then(settle(onValue), settle(onReason));
-    } catch (thrown) {
-      // A thenable whose `then` throws: rejected, as `await` would make it.
-      settle(onReason)(thrown);
-    }
+    new BoundedWait(timeout, () => this.fail(expired()), onValue, onReason).on(promise);
   }
 
   private cleanup(): void {
     const { req, source } = this;
     source.removeListener('data', this.onData);
     source.removeListener('end', this.onEnd);
-    req.removeListener('close', this.onClose);
+    closing(req).removeListener('close', this.onClose);
     req.removeListener(abortEvent(req), this.onAborted);
     if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
   }
@@ -738,6 +766,63 @@ class BodyReader {
   }
 }
 
+type Outcome = (outcome: unknown) => void;
+
+/**
+ * One wait for a promise of the application's (`verify`'s, a schema's), bounded by a timer.
+ * The reactions given to that promise stay attached to it for as long as the application
+ * keeps it, which after a timeout can be for ever: they hold only this object, whose
+ * continuations (closures over the body or the parsed value, and the reader) are dropped as
+ * soon as the wait ends, so a request that timed out leaves nothing of its body behind.
+ */
+class BoundedWait {
+  private onValue: Outcome | null;
+  private onReason: Outcome | null;
+  private onTimeout: (() => void) | null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(timeout: number, onTimeout: () => void, onValue: Outcome, onReason: Outcome) {
+    this.onValue = onValue;
+    this.onReason = onReason;
+    this.onTimeout = onTimeout;
+    this.timer = setTimeout(this.expire, timeout);
+  }
+
+  on(promise: PromiseLike<unknown>): void {
+    try {
+      promise.then(this.value, this.reason);
+    } catch (thrown) {
+      // A thenable whose `then` throws: rejected, as `await` would make it.
+      this.reason(thrown);
+    }
+  }
+
+  private readonly value = (value: unknown): void => {
+    const then = this.onValue;
+    if (this.end()) (then as Outcome)(value);
+  };
+
+  private readonly reason = (reason: unknown): void => {
+    const then = this.onReason;
+    if (this.end()) (then as Outcome)(reason);
+  };
+
+  private readonly expire = (): void => {
+    const then = this.onTimeout;
+    if (this.end()) (then as () => void)();
+  };
+
+  /** Whether the wait was still on; it is over now, holding no continuation. */
+  private end(): boolean {
+    if (this.onTimeout === null) return false;
+    clearTimeout(this.timer);
+    this.onValue = null;
+    this.onReason = null;
+    this.onTimeout = null;
+    return true;
+  }
+}
+
 /**
  * The event that tells a body was cut short. On HTTP/1.x, `error` (the client left; a request
  * the application destroys has only `close`, see onClose). node:http2's compatibility request
@@ -747,6 +832,33 @@ class BodyReader {
  */
 function abortEvent(req: IncomingMessage): 'error' | 'aborted' {
   return req.httpVersionMajor === 2 ? 'aborted' : 'error';
+}
+
+/**
+ * Whether an HTTP/2 request that ended was cut short by its client. A stream the client resets
+ * once its response was sent gets no `aborted` (node:http2 emits it only while the response is
+ * being written), yet its request ends as if the body were whole. A body that did end
+ * (END_STREAM) ended its stream's own readable side, and the stream, if closed already, closed
+ * with NO_ERROR; a reset with an error code shows in `rstCode`. A reset with NO_ERROR (what
+ * node:http2's client sends for `stream.destroy()`) is reported by node:http2 exactly as the end
+ * of the body, and cannot be told from it.
+ */
+function wasReset(stream: ServerHttp2Stream): boolean {
+  return !stream.readableEnded || (stream.rstCode ?? 0) !== 0;
+}
+
+/**
+ * What closes when an HTTP/1.x body can no longer come: the connection. node:http aborts
+ * (destroys) a request whose client left only while its response is pending; once the response
+ * has finished (a timeout middleware answered while the body was still coming), a client that
+ * leaves closes the socket and nothing else, and a reader listening to the request would wait
+ * for ever. Every other end of a request's body closes its socket too: node:http destroys the
+ * request after the socket closed, and a request destroyed by the application (cut short)
+ * destroys its socket. On HTTP/2 the request's own `close` tells (with `aborted`, see
+ * abortEvent): its session may carry other streams on.
+ */
+function closing(req: IncomingMessage): NodeJS.EventEmitter {
+  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);
 }
 
 /** The Content-Length as a number, or null when there is none (or it is not a number). */

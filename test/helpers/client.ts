@@ -250,10 +250,12 @@ export interface PartialOptions {
   abortAfterMs?: number;
   /**
    * How to abort. HTTP/2: `stream` resets the stream (RST_STREAM, the body never ended; not
-   * `stream.close()`, which ends the body before it resets), `connection` drops the session's
-   * socket. HTTP/1.1: both close the connection. Default `stream`.
+   * `stream.close()`, which ends the body before it resets; its code is NO_ERROR, which
+   * node:http2's server takes for the end of the body once the response is sent), `stream-error`
+   * resets it with INTERNAL_ERROR, `connection` drops the session's socket. HTTP/1.1: all close
+   * the connection. Default `stream`.
    */
-  abort?: 'stream' | 'connection';
+  abort?: 'stream' | 'stream-error' | 'connection';
   /** Stop waiting for the server after this long (default 3000 ms). */
   timeoutMs?: number;
   protocol?: 'http1' | 'h2';
@@ -353,7 +355,10 @@ function partialH2(
     write: (piece) => {
       if (!stream.destroyed) stream.write(piece);
     },
-    reset: () => (options.abort === 'connection' ? session.destroy() : stream.destroy()),
+    reset: () =>
+      options.abort === 'connection'
+        ? session.destroy()
+        : stream.destroy(options.abort === 'stream-error' ? new Error('reset') : undefined),
     destroy: () => session.destroy(),
   };
 }

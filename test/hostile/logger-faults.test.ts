@@ -95,6 +95,34 @@ describe('a stream that throws on write', () => {
   }
 });
 
+describe('a stream whose write returns a rejected promise (an async write that throws)', () => {
+  for (const options of [{ immediate: false }, { immediate: true }, { buffer: 10 }]) {
+    test(`${JSON.stringify(options)}: every request is served, no unhandled rejection, one warning`, async () => {
+      let writes = 0;
+      const asyncThrowing = {
+        async write(): Promise<boolean> {
+          writes++;
+          throw new Error('down');
+        },
+      };
+      const server = await startServer({
+        middleware: [hostile.subject.logger('tiny', { stream: asyncThrowing, ...options })],
+      });
+      try {
+        await serveAll(server, 10);
+        await new Promise((r) => setTimeout(r, 50));
+        assert.ok(writes > 0, 'the stream was written to');
+        assert.deepEqual(hostile.uncaught.take(), []);
+        const reported = await warnings.of('HTTPWARE_LOGGER_STREAM');
+        assert.equal(reported.length, 1);
+        assert.match(reported[0]?.message ?? '', /down/);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
 describe("a stream that emits 'error'", () => {
   test("a write that fails ('error' from the stream itself) crashes nothing and the server keeps serving", async () => {
     const failing = new Writable({

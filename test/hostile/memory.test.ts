@@ -11,6 +11,7 @@ const MB = 1024 * 1024;
 
 interface Snapshot {
   heapUsed: number;
+  external: number;
   rss: number;
   maxRss: number;
   resources: Record<string, number>;
@@ -20,6 +21,8 @@ interface Report {
   status: number;
   peakGrowth: number;
   heapGrowth: number;
+  externalGrowth?: number;
+  bodyBytes?: number;
   requests: number;
   ms: number;
   before: Snapshot;
@@ -73,4 +76,28 @@ test('10,000 mixed valid, invalid, oversized and aborted requests leave heap and
   }
   assert.ok(r.heapGrowth < 2 * MB, `heap grew by ${mb(r.heapGrowth)} over ${r.requests} requests`);
   assert.deepEqual(r.after.resources, r.before.resources, 'handles and timers left behind');
+});
+
+describe('an application promise that never settles, kept by the application', () => {
+  // 300 bodies of 90 KB: 27 MB. Held once more (the chunks, the joined body, the text or the
+  // parsed value), it would show as tens of MB.
+  for (const [name, what, timeoutType] of [
+    ['verify-timeout', 'verify', 'entity.verify.timeout'],
+    ['schema-timeout', 'a schema', 'entity.validation.timeout'],
+  ] as const) {
+    test(`${what}: after its timeout, nothing of the 300 bodies is held (heap and external memory grow by less than 4 MB)`, async () => {
+      const r = await scenario(name, '300');
+      assert.equal(r.outcomes[timeoutType], 310);
+      const growth = r.heapGrowth + (r.externalGrowth ?? 0);
+      assert.ok(growth < 4 * MB, `grew by ${mb(growth)} (heap ${mb(r.heapGrowth)})`);
+    });
+  }
+
+  test('verify pending: each request holds its body once (the joined body, not its chunks too)', async () => {
+    const r = await scenario('verify-pending', '300');
+    const bodies = 300 * (r.bodyBytes ?? 0);
+    const growth = r.heapGrowth + (r.externalGrowth ?? 0);
+    assert.ok(growth > 0.8 * bodies, `grew by ${mb(growth)}: the body is held while verify runs`);
+    assert.ok(growth < 1.4 * bodies, `grew by ${mb(growth)} for ${mb(bodies)} of bodies`);
+  });
 });

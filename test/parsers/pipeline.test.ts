@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type http from 'node:http';
 import { describe, it } from 'node:test';
 import { parsers } from '../../src/index.js';
 import type { Middleware } from '../helpers/index.js';
@@ -68,19 +69,22 @@ describe('the read pipeline', () => {
     assert.equal(bad.outcome.nextCalls, 1);
   });
 
-  it('leaves no listener on the request after parsing', async () => {
+  it('leaves no listener on the request or its connection after parsing', async () => {
     const counts: number[] = [];
     const json = parsers.json();
+    const listeners = (req: http.IncomingMessage) => [
+      ...['data', 'end', 'close', 'error', 'aborted'].map((e) => req.listenerCount(e)),
+      req.socket.listenerCount('close'),
+    ];
     const probe: Middleware = (req, res, next) => {
-      const before = ['data', 'end', 'close', 'error', 'aborted'].map((e) => req.listenerCount(e));
+      const before = listeners(req);
       json(req, res, (err) => {
-        const after = ['data', 'end', 'close', 'error', 'aborted'].map((e) => req.listenerCount(e));
-        counts.push(...after.map((n, i) => n - (before[i] as number)));
+        counts.push(...listeners(req).map((n, i) => n - (before[i] as number)));
         next(err);
       });
     };
     await exchange(probe, 'application/json', '{"a":1}');
     await exchange(probe, 'application/json', '{"a":');
-    assert.deepEqual(counts, Array(10).fill(0));
+    assert.deepEqual(counts, Array(12).fill(0));
   });
 });

@@ -3,6 +3,7 @@
 // `write`, `interval` milliseconds after the first line of a batch.
 
 import type { LogStream } from '../types.js';
+import { catchAsyncWrite } from './stream.js';
 
 /** morgan's default flush interval, used when `buffer` is truthy but not a number. */
 const DEFAULT_INTERVAL_MS = 1000;
@@ -47,7 +48,7 @@ export function bufferedStream(
     const batch = lines.join('');
     lines.length = 0;
     try {
-      stream.write(batch);
+      catchAsyncWrite(stream.write(batch), onError);
     } catch (err) {
       onError(err);
     }

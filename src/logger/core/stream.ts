@@ -30,3 +30,16 @@ export function guardStreamErrors(stream: LogStream): void {
     warn('HTTPWARE_LOGGER_STREAM', 'logger: the log stream emitted an error; lines are lost', err);
   });
 }
+
+/**
+ * A stream's `write` returns a boolean (Node's streams) or nothing; an `async write` returns a
+ * promise, whose rejection nobody else would handle: Node ends the process on an unhandled
+ * rejection. Such a failure is reported as a throwing `write` is. The common return costs one
+ * typeof test.
+ */
+export function catchAsyncWrite(result: unknown, onError: (err: unknown) => void): void {
+  if (typeof result === 'object' && result !== null) {
+    const then = (result as { then?: unknown }).then;
+    if (typeof then === 'function') then.call(result, undefined, onError);
+  }
+}
