@@ -220,12 +220,15 @@ export function maskHeader<T>(policy: RedactPolicy, name: string, value: T): T |
  */
 const REFRESH_PREFIX = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?["']?/i;
 
-/** A `Refresh` value with its URL masked as a `Location`. */
+/** A `Refresh` value with its URL masked as a `Location`, a closing quote kept. */
 function redactRefresh(policy: RedactPolicy, value: string): string {
-  const start = (REFRESH_PREFIX.exec(value) as RegExpExecArray)[0].length;
-  const url = value.slice(start);
+  const prefix = (REFRESH_PREFIX.exec(value) as RegExpExecArray)[0];
+  const quote = prefix.charAt(prefix.length - 1);
+  const quoted = (quote === '"' || quote === "'") && value.endsWith(quote);
+  const end = quoted && value.length > prefix.length ? value.length - 1 : value.length;
+  const url = value.slice(prefix.length, end);
   const masked = redactLocation(policy, url);
-  return masked === url ? value : `${value.slice(0, start)}${masked}`;
+  return masked === url ? value : `${prefix}${masked}${value.slice(end)}`;
 }
 
 function decodedName(key: string): string {
