@@ -10,12 +10,20 @@ import {
   SimpleLogRecordProcessor,
 } from '@opentelemetry/sdk-logs';
 import { hostileSetup, rawControl } from '../helpers/hostile.js';
-import { captureLines, rawHead, sendRaw, startServer } from '../helpers/index.js';
+import { captureLines, type Middleware, rawHead, sendRaw, startServer } from '../helpers/index.js';
 
 const hostile = hostileSetup();
 
-/** The one record a request with `userAgent` gives through `logger(format, { otel })`. */
-async function recordFor(format: string, userAgent: string) {
+/**
+ * The one record a request for `target` with `userAgent` gives through `logger(format, { otel })`,
+ * after the `before` middleware.
+ */
+async function recordFor(
+  format: string,
+  userAgent: string,
+  target = '/p?q=1',
+  before: readonly Middleware[] = [],
+) {
   const exporter = new InMemoryLogRecordExporter();
   const loggerProvider = new LoggerProvider({
     processors: [new SimpleLogRecordProcessor({ exporter })],
@@ -23,13 +31,14 @@ async function recordFor(format: string, userAgent: string) {
   const capture = captureLines();
   const server = await startServer({
     middleware: [
+      ...before,
       hostile.subject.logger(format, { stream: capture.stream, otel: { loggerProvider } }),
     ],
     handler: (_req, res) => res.end('ok'),
   });
   try {
     // Written as latin1 bytes: Node reads header values so, C1 controls included.
-    const head = rawHead('GET', '/p?q=1', { 'user-agent': userAgent, connection: 'close' });
+    const head = rawHead('GET', target, { 'user-agent': userAgent, connection: 'close' });
     await sendRaw(server, [Buffer.from(head, 'latin1')]);
     await capture.waitFor(1);
     const [record] = exporter.getFinishedLogRecords();
@@ -56,5 +65,16 @@ describe('control characters in OpenTelemetry records', () => {
     );
     for (const value of strings) assert.doesNotMatch(value as string, rawControl);
     assert.ok(strings.some((value) => (value as string).includes('\\u009b')));
+  });
+
+  test("the body of a JSON format's record escapes a control in a URL the application decoded", async () => {
+    // An application that decodes req.url before the logger runs hands it raw C1 controls.
+    const decode: Middleware = (req, _res, next) => {
+      req.url = decodeURIComponent(req.url as string);
+      next();
+    };
+    const record = await recordFor('json', 'curl', '/p%C2%9Bx', [decode]);
+    assert.match(String(record.body), /^GET \/p\\u009bx 200 /);
+    assert.equal(record.attributes['url.path'], '/p\\u009bx');
   });
 });

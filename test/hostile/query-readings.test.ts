@@ -145,6 +145,7 @@ const KNOWN = [
   'a=%5B%5D[token]=V1Q',
   'a%ZZ=b[token]=V1Q',
   'a=b%ZZ[token]=V1Q',
+  'a%ZZ=b%5Btoken%5D=V1Q',
   'a=b[to%6Ben]=V1Q',
   'a=b[TOKEN]=V1Q',
   'a+b=c[token]+x]=V1Q',

@@ -76,6 +76,11 @@ describe('secrets in URLs beyond the query parameters', () => {
     assert.equal(line, '/cb#access_token=REDACTED');
   });
 
+  test('a listed parameter in a fragment after the query is masked, in :url and :query', async () => {
+    const line = await lineFor(':url :query', '/cb?state=s#access_token=FRAG5');
+    assert.equal(line, '/cb?state=s#access_token=REDACTED state=s#access_token=REDACTED');
+  });
+
   test('the userinfo of a protocol-relative Referer is masked', async () => {
     const line = await lineFor(':referrer', '/', { referer: '//ann:USERINFO5@app.example/x' });
     assert.equal(line, '//REDACTED:REDACTED@app.example/x');
