@@ -594,8 +594,8 @@ export const mutants = [
   logger(
     'url: a fragment without a query not searched',
     'src/logger/core/redact.ts',
-    '  const start = hash !== -1 && (q === -1 || hash < q) ? hash : q;',
-    '  const start = q;',
+    "  if (start === -1) start = target.indexOf('#');",
+    '',
   ),
   logger(
     "url: a fragment's route query kept",
