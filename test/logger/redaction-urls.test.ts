@@ -96,9 +96,9 @@ describe(':url and :referrer', () => {
     assert.equal(await lineFor(':url', { path: url }), url);
   });
 
-  it('a "?" inside a fragment starts no query', async () => {
-    const line = await rawLineFor(':url', '/p#frag?token=t');
-    assert.equal(line, '/p#frag?token=t');
+  it('a "?" inside a fragment starts no query, and the fragment\'s own query is masked', async () => {
+    const line = await rawLineFor(':url', '/p#frag?token=t&page=2');
+    assert.equal(line, '/p#frag?token=REDACTED&page=2');
   });
 
   it('a fragment after the query is kept, the query masked', async () => {

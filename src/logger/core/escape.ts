@@ -48,6 +48,19 @@ export function escapeLogField(value: string): string {
   return hasUnsafe(value) ? value.replace(UNSAFE_ALL, escapeChar) : value;
 }
 
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * A string with its control characters (C0, DEL, C1, U+2028, U+2029) escaped as
+ * `escapeLogField` escapes them (`\n`, `\u009b`), `"` and `\` kept: for text that is not
+ * written between quotes, such as an OpenTelemetry attribute, which an exporter may still
+ * print to a terminal (U+009B is a one-character CSI) or a line-oriented file.
+ */
+export function escapeControls(value: string): string {
+  return CONTROL.test(value) ? value.replace(CONTROL_ALL, escapeChar) : value;
+}
+
 /** Deeper than this, a token's value is written as its string form, escaped. */
 const MAX_DEPTH = 16;
 

@@ -63,21 +63,23 @@ export interface RedactPolicy {
   readonly query: ReadonlySet<string>;
   /**
    * Finds a query string that may hold a listed parameter: a listed name right before `=`, or
-   * as a bracketed part of a name (`a[token]`, `token[]`), or any percent-encoded key (which
-   * must be decoded to be compared). Most queries do not match, and skip the per-parameter
-   * work. Global, so that a search can start at a URL's `?` (`lastIndex`) without slicing
-   * the query out first; set `lastIndex` before each use.
+   * as a bracketed part of a name (`a[token]`, `token[]`, `a=b[token]=`), or after `;` or `#`
+   * (see `maskParameters`), or any percent-encoded key (which must be decoded to be compared).
+   * Most queries do not match, and skip the per-parameter work. Global, so that a search can
+   * start at a URL's `?` (`lastIndex`) without slicing the query out first; set `lastIndex`
+   * before each use.
    */
   readonly queryHint: RegExp | undefined;
   /**
-   * Finds a URL that needs work before a text line writes it: a listed name after `?`, `&`
-   * or `[` and before `=` (or a bracket), a character to escape, a `%` (a key to decode) or
-   * an `@` (userinfo). One test where the line tested for escaping alone.
+   * Finds a URL that needs work before a text line writes it: a listed name after `?`, `&`,
+   * `;`, `#` or `[` and before `=` (or a bracket), a character to escape (`\` included, which
+   * WHATWG parsers read as `/`), a `%` (a key to decode) or an `@` (userinfo). One test where
+   * the line tested for escaping alone.
    */
   readonly urlHint: RegExp;
   /**
    * Whether URLs are masked at all: the userinfo of an absolute URL, the listed parameters of
-   * its query, the fragment of a `Location`. False only for `redact: false`.
+   * its query and fragment, the fragment of a `Location`. False only for `redact: false`.
    */
   readonly urls: boolean;
 }
@@ -101,8 +103,8 @@ function makePolicy(
   return {
     headers: new Set(headers.map((name) => name.toLowerCase())),
     query: new Set(names),
-    queryHint: names.length === 0 ? undefined : new RegExp(`(?:^|[?&[])${listed}|%`, 'gi'),
-    urlHint: new RegExp(names.length === 0 ? chars : `[?&[]${listed}|${chars}`, 'i'),
+    queryHint: names.length === 0 ? undefined : new RegExp(`(?:^|[?&;#[])${listed}|%`, 'gi'),
+    urlHint: new RegExp(names.length === 0 ? chars : `[?&;#[]${listed}|${chars}`, 'i'),
     urls,
   };
 }
@@ -176,8 +178,18 @@ const AUTH_SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) +[^ ]/;
 /** Headers whose value starts with an authentication scheme that is kept. */
 const SCHEME_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization']);
 
-/** Headers whose value is a URL, masked as one (`Location` with its fragment). */
-const URL_HEADERS: ReadonlySet<string> = new Set(['referer', 'referrer', 'location']);
+/**
+ * Headers whose value is a URL, masked as one. `Location` and `Content-Location` lose their
+ * fragment whole (`redactLocation`); `Refresh` (`5; url=...`) is masked as a Location after
+ * its delay.
+ */
+const URL_HEADERS: ReadonlySet<string> = new Set([
+  'referer',
+  'referrer',
+  'location',
+  'content-location',
+  'refresh',
+]);
 
 function maskValue(name: string, value: string): string {
   if (SCHEME_HEADERS.has(name)) {
@@ -197,15 +209,36 @@ export function maskHeader<T>(policy: RedactPolicy, name: string, value: T): T |
   if (value === undefined || value === null) return value;
   if (policy.headers.has(name)) return maskValue(name, String(value));
   if (typeof value !== 'string' || !policy.urls || !URL_HEADERS.has(name)) return value;
-  return name === 'location' ? redactLocation(policy, value) : redactUrl(policy, value);
+  if (name === 'location' || name === 'content-location') return redactLocation(policy, value);
+  return name === 'refresh' ? redactRefresh(policy, value) : redactUrl(policy, value);
+}
+
+/**
+ * What precedes the URL of a `Refresh` header, which browsers obey as HTML's `<meta
+ * http-equiv="refresh">`: the delay, `;` or `,`, then `url=` (or nothing) and an optional
+ * quote. Every part is optional, so it always matches, without backtracking.
+ */
+const REFRESH_PREFIX = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?["']?/i;
+
+/** A `Refresh` value with its URL masked as a `Location`, a closing quote kept. */
+function redactRefresh(policy: RedactPolicy, value: string): string {
+  const prefix = (REFRESH_PREFIX.exec(value) as RegExpExecArray)[0];
+  const quote = prefix.charAt(prefix.length - 1);
+  const quoted = (quote === '"' || quote === "'") && value.endsWith(quote);
+  const end = quoted && value.length > prefix.length ? value.length - 1 : value.length;
+  const url = value.slice(prefix.length, end);
+  const masked = redactLocation(policy, url);
+  return masked === url ? value : `${prefix}${masked}${value.slice(end)}`;
 }
 
 function decodedName(key: string): string {
+  const spaced = key.replace(/\+/g, ' ');
   try {
-    return decodeURIComponent(key.replace(/\+/g, ' ')).toLowerCase();
+    return decodeURIComponent(spaced).toLowerCase();
   } catch {
-    // A malformed escape cannot name a listed parameter once decoded; compare it as sent.
-    return key.toLowerCase();
+    // A malformed escape leaves the key undecoded, as qs leaves it; qs has turned `%5B` and
+    // `%5D` into brackets before (so `a%ZZ%5Btoken%5D` is `a%ZZ` then `token`).
+    return spaced.replace(/%5B/gi, '[').replace(/%5D/gi, ']').toLowerCase();
   }
 }
 
@@ -230,39 +263,109 @@ function mayHoldListed(policy: RedactPolicy, text: string, from: number): boolea
   return hint.test(text);
 }
 
-/** The query string (without `?`) with the values of listed parameters masked, keys kept. */
+/**
+ * The query string (without `?`) with the values of listed parameters masked, keys kept; a
+ * fragment after it (a request target sent with one) is masked as a fragment.
+ */
 export function redactQuery(policy: RedactPolicy, query: string): string {
-  return mayHoldListed(policy, query, 0) ? maskListed(policy, query) : query;
+  return mayHoldListed(policy, query, 0) ? maskQueryAndFragment(policy, query) : query;
 }
 
-function maskListed(policy: RedactPolicy, query: string): string {
-  const pairs = query.split('&');
+/** `]=` or `%5D=`, where `qs` ends a key when a part holds one. */
+const BRACKET_EQUALS = /(?:\]|%5D)=/i;
+/** What separates parameters inside an `&`-separated part of a query. */
+const QUERY_SEPARATORS = /(;)/;
+/** The same in a fragment, which may hold a query of its own (`#/reset?token=...`). */
+const FRAGMENT_SEPARATORS = /([;?#])/;
+
+/**
+ * A query or a fragment (`&`-separated parts) with the value of each listed parameter masked,
+ * under every reading an application may give it:
+ * - Node's `querystring` (Express's `simple`), URLSearchParams and `qs` end a key at the
+ *   first `=`;
+ * - `qs` (Express's `extended`) ends it at the first `]=` when the part holds one (`%5D=`
+ *   too: it reads `%5B` and `%5D` as brackets first), so `a=b[token]=S` is `a=b` then `token`;
+ * - `;` separates parameters for parsers that follow HTML 4's advice (Rack 2, Python before
+ *   3.9.2, Go before 1.17): `a=1;token=S` is `token` there.
+ * Keys are kept. A fragment is read so too: OAuth's implicit grant returns its tokens as
+ * `#access_token=...&state=...`, and a single-page application's route can carry a query.
+ */
+function maskParameters(policy: RedactPolicy, text: string, separators: RegExp): string {
+  const pairs = text.split('&');
   let masked = false;
   for (let i = 0; i < pairs.length; i++) {
     const pair = pairs[i] as string;
-    const eq = pair.indexOf('=');
-    if (eq === -1 || !isListedKey(policy, pair.slice(0, eq))) continue;
-    pairs[i] = `${pair.slice(0, eq + 1)}${QUERY_MASK}`;
-    masked = true;
+    const done = maskPair(policy, pair, separators);
+    if (done !== pair) {
+      pairs[i] = done;
+      masked = true;
+    }
   }
-  return masked ? pairs.join('&') : query;
+  return masked ? pairs.join('&') : text;
 }
 
-/** `scheme "://"` (RFC 3986, section 3): what starts an absolute URL with an authority. */
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+/** One `&`-separated part masked under every reading (see `maskParameters`). */
+function maskPair(policy: RedactPolicy, pair: string, separators: RegExp): string {
+  const eq = pair.indexOf('=');
+  if (eq === -1) return pair;
+  if (isListedKey(policy, pair.slice(0, eq))) return `${pair.slice(0, eq + 1)}${QUERY_MASK}`;
+  const bracket = BRACKET_EQUALS.exec(pair);
+  const end = bracket === null ? -1 : bracket.index + bracket[0].length - 1;
+  if (end > eq && isListedKey(policy, pair.slice(0, end))) {
+    return `${maskSegments(policy, pair.slice(0, end), separators)}=${QUERY_MASK}`;
+  }
+  return maskSegments(policy, pair, separators);
+}
+
+/** The parameters after the first separator of `text` (a `;`, say) masked by their first `=`. */
+function maskSegments(policy: RedactPolicy, text: string, separators: RegExp): string {
+  // Split with the separator captured: the parameters are at even indices from 2.
+  const parts = text.split(separators);
+  let masked = false;
+  for (let i = 2; i < parts.length; i += 2) {
+    const part = parts[i] as string;
+    const eq = part.indexOf('=');
+    if (eq !== -1 && isListedKey(policy, part.slice(0, eq))) {
+      parts[i] = `${part.slice(0, eq + 1)}${QUERY_MASK}`;
+      masked = true;
+    }
+  }
+  return masked ? parts.join('') : text;
+}
+
+/** A query, possibly followed by `#` and a fragment, with both masked. */
+function maskQueryAndFragment(policy: RedactPolicy, text: string): string {
+  const hash = text.indexOf('#');
+  if (hash === -1) return maskParameters(policy, text, QUERY_SEPARATORS);
+  const query = text.slice(0, hash);
+  const fragment = text.slice(hash + 1);
+  const maskedQuery = maskParameters(policy, query, QUERY_SEPARATORS);
+  const maskedFragment = maskParameters(policy, fragment, FRAGMENT_SEPARATORS);
+  if (maskedQuery === query && maskedFragment === fragment) return text;
+  return `${maskedQuery}#${maskedFragment}`;
+}
 
 /**
- * An absolute URL with its userinfo masked as OpenTelemetry asks of `url.full`:
+ * Where the authority (and so the userinfo) of a URL starts: after `scheme://` (RFC 3986,
+ * section 3), after the `//` of a protocol-relative reference, and wherever a WHATWG URL
+ * parser (browsers, Node's `URL`) finds one: it reads `\` as `/`, and after a special scheme
+ * any number of slashes, none included (`https:\\ann:pw@host`, `https:ann:pw@host`).
+ */
+const AUTHORITY_START = /^(?:(?:https?|wss?|ftp):[/\\]*|(?:[A-Za-z][A-Za-z0-9+.-]*:)?[/\\]{2})/i;
+
+/**
+ * A URL with its userinfo masked as OpenTelemetry asks of `url.full`:
  * `https://REDACTED:REDACTED@host/`, or `https://REDACTED@host/` for a user name alone (often
  * a token itself, as in `https://<token>@github.com`).
  */
 function maskUserinfo(url: string): string {
   if (url.indexOf('@') === -1) return url;
-  const scheme = SCHEME.exec(url);
-  if (scheme === null) return url;
-  const start = scheme[0].length;
-  // `authority = [ userinfo "@" ] host [ ":" port ]`, up to the first "/", "?" or "#".
-  const end = url.slice(start).search(/[/?#]/);
+  const authority = AUTHORITY_START.exec(url);
+  if (authority === null) return url;
+  const start = authority[0].length;
+  // `authority = [ userinfo "@" ] host [ ":" port ]`, up to the first "/", "?" or "#" (or
+  // "\", which a WHATWG parser reads as "/").
+  const end = url.slice(start).search(/[/\\?#]/);
   const at = url.lastIndexOf('@', end === -1 ? url.length : start + end);
   if (at < start) return url;
   const colon = url.indexOf(':', start);
@@ -271,24 +374,38 @@ function maskUserinfo(url: string): string {
 }
 
 const SLASH = 0x2f;
+const BACKSLASH = 0x5c;
+
+/** Whether a URL starts as an origin-form request target (`/p`), which has no userinfo. */
+function isPathOnly(url: string): boolean {
+  if (url.charCodeAt(0) !== SLASH) return false;
+  const second = url.charCodeAt(1);
+  return second !== SLASH && second !== BACKSLASH;
+}
 
 /**
- * A request target or a URL with its secrets masked: the userinfo of an absolute URL, and the
- * values of listed query parameters. An origin-form target without `?` is returned as it is
- * after one comparison and one search; with one, after a search of its query for a listed name.
+ * A request target or a URL with its secrets masked: the userinfo of an absolute or
+ * protocol-relative URL, and the values of listed parameters in its query and its fragment.
+ * A URL with a query is searched from its `?` on, as before fragments were masked: a URL
+ * without a secret costs one `indexOf` and one test of `queryHint` (two `indexOf` without a
+ * query). So the parameters of a fragment that a `?` follows (`#access_token=...?x`) are not
+ * searched; a fragment's own query (`#/reset?token=...`) is.
  */
 export function redactUrl(policy: RedactPolicy, url: string): string {
   if (!policy.urls) return url;
-  const target = url.charCodeAt(0) === SLASH ? url : maskUserinfo(url);
-  const q = target.indexOf('?');
-  if (q === -1 || !mayHoldListed(policy, target, q)) return target;
-  // A "?" inside the fragment starts no query.
+  const target = isPathOnly(url) ? url : maskUserinfo(url);
+  let start = target.indexOf('?');
+  if (start === -1) start = target.indexOf('#');
+  if (start === -1 || !mayHoldListed(policy, target, start)) return target;
+  // A "?" inside the fragment starts no query: the fragment's own parameters are masked.
   const hash = target.indexOf('#');
-  if (hash !== -1 && hash < q) return target;
-  const query = hash === -1 ? target.slice(q + 1) : target.slice(q + 1, hash);
-  const masked = maskListed(policy, query);
-  if (masked === query) return target;
-  return `${target.slice(0, q + 1)}${masked}${hash === -1 ? '' : target.slice(hash)}`;
+  if (hash !== -1 && hash < start) start = hash;
+  const text = target.slice(start + 1);
+  const masked =
+    start === hash
+      ? maskParameters(policy, text, FRAGMENT_SEPARATORS)
+      : maskQueryAndFragment(policy, text);
+  return masked === text ? target : `${target.slice(0, start + 1)}${masked}`;
 }
 
 /**

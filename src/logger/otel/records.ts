@@ -12,6 +12,9 @@
 //               the line read one clock and one duration, so they agree to the millisecond
 //   context     the one captured when the request reached the logger, so the SDK attaches the
 //               trace id, span id and flags of the span the request was handled in
+// Every string of a record, body and attributes, holds no control character: each is written
+// as a text line writes it (`\n`, `\u0085`), since exporters print records to terminals and
+// line-oriented files too (the console exporter, a collector's file exporter).
 // `otel: true` takes the global LoggerProvider through `@opentelemetry/api-logs` (an optional
 // peer dependency, required only then); `otel: { loggerProvider }` takes the one given. Records
 // emitted before the application registers its provider reach it once it does (api-logs hands
@@ -19,6 +22,7 @@
 // exporter's own failures (a refused or hanging collector) stay inside the SDK's processors.
 
 import { createRequire } from 'node:module';
+import { escapeControls } from '../core/escape.js';
 import type { RedactPolicy } from '../core/redact.js';
 import type { Exchange } from '../core/timing.js';
 import { onceWarning } from '../core/warnings.js';
@@ -145,13 +149,14 @@ function recordsThrough(
         for (const key in fields) {
           const value = fields[key];
           if (RECORD_PARTS.has(key) || value === undefined || value === null) continue;
-          attributes[key] = value as string | number | boolean;
+          attributes[key] =
+            typeof value === 'string' ? escapeControls(value) : (value as number | boolean);
         }
         logger.emit({
           timestamp: lineTime(),
           severityNumber: severity.number,
           severityText: severity.text,
-          body: lineIsBody && typeof line === 'string' ? line : String(fields.msg),
+          body: escapeControls(lineIsBody && typeof line === 'string' ? line : String(fields.msg)),
           attributes,
           context: exchange.context,
         });
