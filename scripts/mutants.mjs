@@ -409,7 +409,7 @@ export const mutants = [
   hostile(
     "values: the message tells the first issue's validator text",
     SCHEMA,
-    "const where = first.path.length === 0 ? 'the body' : first.path.join('.');",
+    "const where = first.path.length === 0 ? 'the body' : shorter(first.path.join('.'), MAX_MESSAGE);",
     'const where = first.message;',
     ['test/parsers/schema', SUBMITTED],
   ),
@@ -419,6 +419,27 @@ export const mutants = [
     '          verbatimMessages(previous);',
     '          verbatimMessages(true);',
     ['test/logger/error-fields'],
+  ),
+  hostile(
+    "values: another parser's entity.verify.failed logged with verify's message",
+    'src/logger/core/failure.ts',
+    "    if (type === 'entity.verify.failed') return VERIFY_REFUSED;\n",
+    '',
+    [SUBMITTED],
+  ),
+  hostile(
+    'read: an HTTP/2 stream reset before read taken for a body read',
+    READ,
+    '  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {\n    return abortedBefore(req);\n  }\n',
+    '',
+    ['test/hostile/read-lifecycle'],
+  ),
+  hostile(
+    "bounds: the message's path kept whole",
+    SCHEMA,
+    "shorter(first.path.join('.'), MAX_MESSAGE)",
+    "first.path.join('.')",
+    [BOUNDS],
   ),
   hostile(
     'bounds: no byte budget for the issues',
@@ -835,14 +856,20 @@ export const mutants = [
   logger(
     'remote-user: an API key given as the user name is written',
     'src/logger/core/basic-auth.ts',
-    "parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user",
-    'user',
+    "blank(parts[2] as string) && user !== '' && policy.headers.has('authorization')\n    ? MASK\n    : user;",
+    'user;',
+  ),
+  logger(
+    'remote-user: a password of white space taken for a password',
+    'src/logger/core/basic-auth.ts',
+    "return password === '' || BLANK.test(password);",
+    "return password === '';",
   ),
   logger(
     'remote-user: the key is masked whatever the redact option',
     'src/logger/core/basic-auth.ts',
-    "parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user",
-    "parts[2] === '' && user !== '' ? MASK : user",
+    "blank(parts[2] as string) && user !== '' && policy.headers.has('authorization')",
+    "blank(parts[2] as string) && user !== ''",
   ),
   logger(
     'body-bytes: strings counted in UTF-16 units',

@@ -100,7 +100,13 @@ function resolveOptions(options: unknown): ResolvedOptions {
   ) {
     throw new TypeError('option stream must be a writable stream (an object with a write method)');
   }
-  if (errorMessage !== undefined && errorMessage !== 'safe' && errorMessage !== 'verbatim') {
+  // `null` is "not set", as for morgan's options.
+  if (
+    errorMessage !== undefined &&
+    errorMessage !== null &&
+    errorMessage !== 'safe' &&
+    errorMessage !== 'verbatim'
+  ) {
     throw new TypeError('option errorMessage must be "safe" or "verbatim"');
   }
   return {

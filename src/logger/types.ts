@@ -122,7 +122,7 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    * message, which may quote what the client sent (a validator printing the value it
    * rejected, a JSON parse error quoting the body): only for logs as private as the bodies.
    */
-  errorMessage?: 'safe' | 'verbatim' | undefined;
+  errorMessage?: 'safe' | 'verbatim' | null | undefined;
   /**
    * Emits each request as an OpenTelemetry log record: `true` through the global
    * LoggerProvider (needs `@opentelemetry/api-logs`), `{ loggerProvider }` through the one

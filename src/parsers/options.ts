@@ -123,7 +123,7 @@ export function resolveOptions(
     verifyTimeout: waitOption('verifyTimeout', o.verifyTimeout),
     schema: schemaOption(o.schema),
     schemaTimeout: waitOption('schemaTimeout', o.schemaTimeout),
-    legacyEmptyBody: legacyEmptyBodyOption(o.legacyEmptyBody),
+    legacyEmptyBody: legacyEmptyBodyOption(o.legacyEmptyBody, o.schema),
     validatorMessages: issueMessagesOption(o.issueMessages) === 'validator',
   };
 }
@@ -132,9 +132,13 @@ export function resolveOptions(
  * Strictly a boolean: a string such as `'false'` would turn the option on, which changes what
  * every handler after the parser finds in `req.body`.
  */
-function legacyEmptyBodyOption(value: unknown): boolean {
+function legacyEmptyBodyOption(value: unknown, schema: unknown): boolean {
   if (value === undefined) return false;
   if (typeof value !== 'boolean') throw new TypeError('option legacyEmptyBody must be a boolean');
+  // The `{}` it sets was never validated, where a schema's middleware promises its output.
+  if (value && schema !== undefined && schema !== null) {
+    throw new TypeError('option legacyEmptyBody cannot be used with option schema');
+  }
   return value;
 }
 

@@ -276,6 +276,11 @@ function unreadable(
   req: IncomingMessage & { upgrade?: boolean },
   res: ServerResponse | null,
 ): HttpwareError | null {
+  // node:http2 ends a request whose client reset its stream as if the body were whole
+  // (`readableEnded`, `complete`): its public `aborted` is what tells the body was cut.
+  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {
+    return abortedBefore(req);
+  }
   if (
     req.readableDidRead ||
     req.readableEnded ||
@@ -287,16 +292,20 @@ function unreadable(
     return createError('stream.not.readable', {});
   }
   if (req.destroyed) {
-    return req.complete
-      ? createError('stream.not.readable', {})
-      : createError('request.aborted', {
-          code: 'ECONNABORTED',
-          expected: announcedLength(req),
-          length: announcedLength(req),
-          received: 0,
-        });
+    return req.complete ? createError('stream.not.readable', {}) : abortedBefore(req);
   }
   return null;
+}
+
+/** A request whose client left before `read` was called: nothing of its body was read. */
+function abortedBefore(req: IncomingMessage): HttpwareError {
+  const length = announcedLength(req);
+  return createError('request.aborted', {
+    code: 'ECONNABORTED',
+    expected: length,
+    length,
+    received: 0,
+  });
 }
 
 /**

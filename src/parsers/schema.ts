@@ -16,7 +16,8 @@
 //   key (valibot's also hold the input and the value): only the key is kept; a symbol becomes
 //   its description. Keys of a record schema are the client's own: each is cut at MAX_KEY
 //   characters and its control characters (C0, DEL, C1, U+2028, U+2029, lone surrogates, which
-//   a log line or a JSON encoder would escape into six bytes each) become U+FFFD; a path is
+//   a log line or a JSON encoder would escape into six bytes each) and its invisible or
+//   reordering ones (zero-width, bidi) become U+FFFD; a path is
 //   cut at MAX_PATH keys. Only the first MAX_PATH segments are read, by index: a path that
 //   never ends (a Proxy, a giant sparse array) cannot hold the request.
 // - At most MAX_ISSUES issues are kept (a 1 MB array of wrong items can make a million), and
@@ -44,9 +45,13 @@ const GENERIC_ISSUE = 'invalid value';
 /** A string this long or longer is cut where it stands alone in a message, not only quoted. */
 const MIN_BARE = 4;
 const CUT = '…';
-/** What a line or a JSON encoder would escape: C0, DEL, C1, U+2028/2029, lone surrogates. */
+/**
+ * What a line or a JSON encoder would escape (C0, DEL, C1, U+2028/2029, lone surrogates), and
+ * what would make a key read as another where it is shown (zero-width characters, bidi marks,
+ * embeddings, overrides and isolates, the BOM: a key can look reversed, "Trojan Source").
+ */
 const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -102,10 +107,14 @@ function stringBytes(text: string): number {
   return Buffer.byteLength(text) + 2 + escaped;
 }
 
-/** `invalid request body: 3 issues, first at items.0.name`: counts and keys, no value. */
+/**
+ * `invalid request body: 3 issues, first at items.0.name`: counts and keys, no value; at most
+ * 300 characters, whatever the count and the path.
+ */
 function summary(count: number, first: ValidationIssue | undefined): string {
   if (first === undefined) return 'invalid request body';
-  const where = first.path.length === 0 ? 'the body' : first.path.join('.');
+  // Cut as a validator's message is: a path of 32 keys of 64 characters would be 2 KB.
+  const where = first.path.length === 0 ? 'the body' : shorter(first.path.join('.'), MAX_MESSAGE);
   return count === 1
     ? `invalid request body: 1 issue, at ${where}`
     : `invalid request body: ${count} issues, first at ${where}`;

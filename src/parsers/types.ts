@@ -224,7 +224,11 @@ type Output<S extends StandardSchemaV1> = StandardSchemaV1.InferOutput<S>;
  * Options with a schema of type `S`. `schema` is left out of `Options` first: intersected with
  * the declared `StandardSchemaV1`, an arktype schema's type is too deep for the compiler.
  */
-type WithSchema<Options, S> = Omit<Options, 'schema'> & { schema: S };
+type WithSchema<Options, S> = Omit<Options, 'schema' | 'legacyEmptyBody'> & {
+  schema: S;
+  /** Not with a schema: the `{}` it sets would not be the schema's output. */
+  legacyEmptyBody?: false | undefined;
+};
 
 /**
  * What a parser's `read` takes beside the parser's own options: `verify` typed for a call that

@@ -57,6 +57,16 @@ for (const [format, userIn] of Object.entries(formats)) {
       assert.equal(userIn(line), KEY);
     });
 
+    it('is masked when the password is only white space (a space, a tab, a NUL, a no-break space)', async () => {
+      for (const password of [' ', '\t', '\u0000', '\u00a0', '  ']) {
+        const line = await firstLine(
+          (stream) => logger(format, { stream }),
+          basic(`${KEY}:${password}`),
+        );
+        assert.equal(userIn(line), MASK, JSON.stringify(password));
+      }
+    });
+
     it('a user name with a password is written as it is', async () => {
       const line = await firstLine((stream) => logger(format, { stream }), basic('tobi:ferret'));
       assert.equal(userIn(line), 'tobi');

@@ -75,8 +75,21 @@ describe("a schema's 422 report", () => {
     assert.ok(seen.json.length < 4096, `a line of ${seen.json.length} characters`);
   });
 
-  test('replaces C0, DEL, C1, U+2028, U+2029 and lone surrogates in keys, and keeps a surrogate pair', async () => {
+  test("the 422's message is at most 300 characters, however long the first issue's path", async () => {
+    const key = 'k'.repeat(64);
+    const seen = await refused(nestedRecords(32), nestedBody(32, key, hundredLeaves(key)));
+    const message = (seen.error as Issues).message;
+    assert.ok(message.length <= 300, `${message.length} characters`);
+    assert.match(message, /^invalid request body: 100 issues, first at (k{64}\.)+k+…$/);
+  });
+
+  test('replaces C0, DEL, C1, U+2028, U+2029, lone surrogates, zero-width and bidi characters in keys, and keeps a surrogate pair', async () => {
     const keys = [
+      'a\u200bb',
+      'a\u200fb',
+      'a\u202eb',
+      'a\u2066b',
+      'a\ufeffb',
       'a\u0000b',
       'a\u007fb',
       'a\u0085b',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type } from 'arktype';
+import bodyParser from 'body-parser';
 import * as v from 'valibot';
 import { z } from 'zod';
 import type { StandardSchemaV1 } from '../../src/index.js';
@@ -154,6 +155,25 @@ describe('no submitted value in a line, a record or the response', () => {
     assert.equal(seen.status, 403);
     assertUnseen(seen, ['json', 'text', 'record']);
     assert.equal(seen.text, '403 app.refused "verify refused the body"');
+  });
+
+  test("body-parser's entity.verify.failed recorded by the application: verify's message in no line or record", async () => {
+    // body-parser (1.x, Express 4's express.json, and 2) keeps what verify threw as the message.
+    const parser = bodyParser.json({
+      verify: (_req, _res, buf) => {
+        throw new Error(`bad signature for ${buf.toString()}`);
+      },
+    }) as Middleware;
+    witness.use((req, res, next) =>
+      parser(req, res, (err?: unknown) => {
+        if (err !== undefined) hostile.subject.logger.recordError(req, err);
+        next(err);
+      }),
+    );
+    const seen = await witness.post(JSON.stringify({ a: MARKER }));
+    assert.equal(seen.status, 403);
+    assertUnseen(seen, ['json', 'text', 'record']);
+    assert.equal(seen.text, '403 entity.verify.failed "verify refused the body"');
   });
 
   test("a parser's error recorded again by the application with recordError keeps httpware's text", async () => {

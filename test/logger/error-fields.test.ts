@@ -261,8 +261,8 @@ describe('the errorMessage option', () => {
     body: `{"password":"${MARK}"}`,
   };
 
-  it("writes httpware's text for a verify's error by default, and with 'safe'", async () => {
-    for (const errorMessage of [undefined, 'safe'] as const) {
+  it("writes httpware's text for a verify's error by default (errorMessage absent or null), and with 'safe'", async () => {
+    for (const errorMessage of [undefined, null, 'safe'] as const) {
       const line = await firstLine(
         (stream) => logger(':error-type :error-message', { stream, errorMessage }),
         signed,
@@ -319,7 +319,7 @@ describe('the errorMessage option', () => {
   });
 
   it('is a TypeError at creation for anything but safe or verbatim', () => {
-    for (const errorMessage of ['Safe', 'raw', true, null, 0]) {
+    for (const errorMessage of ['Safe', 'raw', true, false, 0]) {
       assert.throws(() => logger('json', { errorMessage: errorMessage as never }), {
         name: 'TypeError',
         message: 'option errorMessage must be "safe" or "verbatim"',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import express4 from 'express4';
+import { z } from 'zod';
 import { parsers } from '../../src/index.js';
 import {
   type Framework,
@@ -212,6 +213,17 @@ describe('the legacyEmptyBody option', () => {
           message: 'option legacyEmptyBody must be a boolean',
         });
       }
+    }
+  });
+
+  it('cannot be given with a schema: its {} would not be the schema output the types promise', () => {
+    const schema = z.object({ role: z.string().default('member') });
+    for (const [, parser] of all) {
+      assert.throws(() => parser({ legacyEmptyBody: true, schema } as never), {
+        name: 'TypeError',
+        message: 'option legacyEmptyBody cannot be used with option schema',
+      });
+      assert.doesNotThrow(() => parser({ legacyEmptyBody: false, schema } as never));
     }
   });
 

@@ -4,6 +4,7 @@ import http from 'node:http';
 import connect from 'connect';
 import express5 from 'express';
 import express4 from 'express4';
+import * as v from 'valibot';
 import {
   type AnyHttpwareError,
   type ErrorType,
@@ -160,6 +161,11 @@ types('public types', () => {
     const onTextRead = (req: http.IncomingMessage) =>
       // @ts-expect-error: read leaves req.body alone
       parsers.text.read(req, { legacyEmptyBody: true });
+    // With a schema, `false` keeps the validating middleware (`true` is refused at creation).
+    const schema = v.object({ a: v.string() });
+    express5().post('/', parsers.json({ schema, legacyEmptyBody: false }), (req, res) => {
+      res.send(req.body.a.toUpperCase());
+    });
     void [notBoolean, onRead, onTextRead];
   });
 });

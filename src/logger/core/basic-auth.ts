@@ -23,21 +23,34 @@ const CREDENTIALS = /^ *(?:[Bb][Aa][Ss][Ii][Cc]) +([A-Za-z0-9._~+/-]+=*) *$/;
  */
 const USER_PASS = /^([^:]*):(.*)$/;
 
+const BLANK = /^[\s\0]*$/;
+
 /** The user name from an `Authorization: Basic ...` header value, or undefined. */
 export function basicAuthUser(header: unknown): string | undefined {
   return userPass(header)?.[1];
 }
 
 /**
- * The user name as a line writes it under `policy`: the mask when the password is empty (the
+ * The user name as a line writes it under `policy`: the mask when the password is blank (the
  * name is then an API key) and `policy` masks the `Authorization` header, the name otherwise.
- * A name with a password costs one comparison more than `basicAuthUser`.
+ * A name with a password costs a regular expression more than `basicAuthUser`, which fails at
+ * the password's first character that is not white space.
  */
 export function loggedUser(policy: RedactPolicy, header: unknown): string | undefined {
   const parts = userPass(header);
   if (parts === null) return undefined;
   const user = parts[1] as string;
-  return parts[2] === '' && user !== '' && policy.headers.has('authorization') ? MASK : user;
+  return blank(parts[2] as string) && user !== '' && policy.headers.has('authorization')
+    ? MASK
+    : user;
+}
+
+/**
+ * A password that is no password: empty (`curl -u key:`), or only spaces, tabs, NULs or other
+ * white space, which clients that insist on a password are given.
+ */
+function blank(password: string): boolean {
+  return password === '' || BLANK.test(password);
 }
 
 function userPass(header: unknown): RegExpExecArray | null {

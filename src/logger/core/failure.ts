@@ -49,6 +49,9 @@ export function errorTypeOf(err: unknown): string {
   return nonEmpty(name) ? name : OTHER;
 }
 
+/** What a line says of a body `verify` refused, whoever's parser called it. */
+export const VERIFY_REFUSED = 'verify refused the body';
+
 /** `at position 12`, as V8's JSON.parse says where the text broke; nothing of the text. */
 const POSITION = /\bat position (\d+)/;
 
@@ -70,6 +73,9 @@ export function errorMessageOf(err: unknown): string | undefined {
   if (!verbatim) {
     // Whoever made it (httpware, body-parser, Express's parsers), this kind may quote the body.
     if (type === 'entity.parse.failed') return parseFailureMessage(err);
+    // So may whatever a verify threw: body-parser 1.x and 2 keep its message (Express 4's
+    // `express.json({ verify })` included), and so does httpware's err.message.
+    if (type === 'entity.verify.failed') return VERIFY_REFUSED;
     const text = logTextOf(err);
     if (text !== undefined) return text;
   }
