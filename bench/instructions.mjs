@@ -1,25 +1,31 @@
 #!/usr/bin/env node
 // Instructions per request under valgrind's callgrind (lib/instructions.mjs): repeatable
 // whatever the machine's load, so an A/B of a change can be read off one run.
-//   node instructions.mjs [--requests=10000] [--warmup=3000] variant ...
+//   node instructions.mjs [--requests=10000] [--warmup=3000] [--response=chunked] variant ...
 // (the defaults of the logger-instructions group, whose counts these then match)
 // A variant is impl@logger:<format> (impl: floor, minimal, morgan, pino-http, httpware) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
 // httpware-zod and httpware-zod-handler (json-100b), baseline with
 // HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
-import { numberOption, positional, variantSpec } from './lib/cli.mjs';
+// --response=chunked: the handler answers with three `res.write` then `res.end()` (chunked,
+// no length announced) instead of `res.end('ok')` (a Content-Length).
+import { numberOption, positional, stringOption, variantSpec } from './lib/cli.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';
 import { instructionsPerRequest } from './lib/instructions.mjs';
 
 const requests = numberOption('requests', 10_000);
 const warmup = numberOption('warmup', 3000);
 const variants = positional;
+const response = stringOption('response');
 
 const build = await snapshotHttpware();
 console.log(
   `httpware build ${build}; ${requests} requests after ${warmup}; instructions per request`,
 );
 for (const name of variants) {
-  const perRequest = await instructionsPerRequest(variantSpec(name), { requests, warmup });
+  const perRequest = await instructionsPerRequest(
+    { ...variantSpec(name), response },
+    { requests, warmup },
+  );
   console.log(`${name.padEnd(40)} ${Math.round(perRequest).toLocaleString('en-US').padStart(12)}`);
 }

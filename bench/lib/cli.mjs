@@ -8,6 +8,12 @@ export function numberOption(name, fallback) {
   return a ? Number(a.split('=')[1]) : fallback;
 }
 
+/** `--name=text` as text, or undefined. */
+export function stringOption(name) {
+  const a = args.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : undefined;
+}
+
 /** The arguments that are not options. */
 export const positional = args.filter((a) => !a.startsWith('--'));
 

@@ -15,10 +15,21 @@ const measured = Number(process.argv[4]);
 const split = process.argv[5] !== undefined;
 const connections = split ? Number(process.argv[5]) : 1;
 const middleware = await middlewareFor(spec);
+// `spec.response`: 'chunked' answers with three writes then `end()` (a body sent without a
+// length, chunked); by default the body is given whole to `end`, which node:http announces
+// with a Content-Length.
+const chunked = spec.response === 'chunked';
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   middleware(req, res, (err) => {
     res.statusCode = err ? (err.status ?? 500) : 200;
-    res.end(err ? 'error' : 'ok');
+    if (chunked && !err) {
+      res.write('ok');
+      res.write('ok');
+      res.write('ok');
+      res.end();
+    } else {
+      res.end(err ? 'error' : 'ok');
+    }
   });
 });
 server.requestTimeout = 0;
@@ -36,6 +47,7 @@ const run = (count) =>
         request,
         () => sent++ < count,
         () => --open === 0 && resolve(),
+        chunked,
       );
     }
   });

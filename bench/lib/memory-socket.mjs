@@ -83,14 +83,18 @@ export function memorySocketPair() {
 }
 
 const HEADER_END = Buffer.from('\r\n\r\n');
+/** The end of a chunked body: the last chunk's CRLF, the zero-size chunk, no trailers. */
+const CHUNKED_END = Buffer.from('\r\n0\r\n\r\n');
 
 /**
  * A keep-alive client on one in-memory connection: sends `request` (a Buffer, or an array of
  * Buffers written separately, as TCP would deliver a large body in pieces), waits for the
  * response, repeats while `keepGoing()` says so. A response is counted at its header
- * terminator; the bench's handlers answer with a short body that holds no CRLFCRLF.
+ * terminator (with `chunked`, at the end of its chunked body); the bench's handlers answer with
+ * a short body that holds no CRLFCRLF.
  */
-export function startClient(server, request, keepGoing, onDone) {
+export function startClient(server, request, keepGoing, onDone, chunked = false) {
+  const end = chunked ? CHUNKED_END : HEADER_END;
   const [client, serverSide] = memorySocketPair();
   server.emit('connection', serverSide);
   const pieces = Array.isArray(request) ? request : [request];
@@ -106,12 +110,12 @@ export function startClient(server, request, keepGoing, onDone) {
     let from = 0;
     let found = 0;
     for (;;) {
-      const at = data.indexOf(HEADER_END, from);
+      const at = data.indexOf(end, from);
       if (at === -1) break;
       found++;
-      from = at + 4;
+      from = at + end.length;
     }
-    tail = data.subarray(Math.max(from, data.length - 3));
+    tail = data.subarray(Math.max(from, data.length - (end.length - 1)));
     for (let i = 0; i < found; i++) {
       responses++;
       if (!stopped && keepGoing()) send();

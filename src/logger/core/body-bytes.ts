@@ -51,16 +51,22 @@ function writtenContentLength(res: ServerResponse): string | undefined {
  *   header given only to `writeHead`, read as `+value`, so an invalid `''` or `0x5` gives 0
  *   or 5; or from a body given to `end`). Reading it spares the head's text, a string of ten
  *   pieces to join before it can be searched: 5.3k of the 17.3k instructions a json line cost;
- * - a chunked response announces none: there, and wherever `_contentLength` is not a number,
- *   the head as written tells.
+ * - a chunked response whose `_contentLength` is no number was written without a
+ *   `Content-Length` line (node:http sets `_contentLength` from every such line of the head it
+ *   writes), so it announces none, known without searching the head: about 2,500 instructions
+ *   less per chunked response (callgrind, `json`, three writes and `end()`, 10,000 requests);
+ * - elsewhere (a chunked response whose `_contentLength` is a number, a head written by another
+ *   implementation of a response) the head as written tells.
  */
 export function announcedLength(res: ServerResponse): unknown {
   if (!res.headersSent) return undefined;
   const set = res.getHeader('content-length');
   if (set !== undefined) return set;
   const known = res as { _contentLength?: unknown };
-  if (typeof known._contentLength === 'number' && !res.chunkedEncoding) {
-    return known._contentLength;
+  if (typeof known._contentLength === 'number') {
+    if (!res.chunkedEncoding) return known._contentLength;
+  } else if (res.chunkedEncoding === true) {
+    return undefined;
   }
   return writtenContentLength(res);
 }
