@@ -142,7 +142,7 @@ describe('the body size over HTTP/2', () => {
 });
 
 describe('the body size of a response that announced its length', () => {
-  it('is the Content-Length, and the writes are not wrapped', async () => {
+  it('is the Content-Length (the write and end wrappers, installed on arrival, pass it through)', async () => {
     let keys: string[] = [];
     const handler: Handler = (_req, res) => {
       res.setHeader('content-length', '5');
