@@ -423,7 +423,7 @@ export const mutants = [
   hostile(
     "values: another parser's entity.verify.failed logged with verify's message",
     'src/logger/core/failure.ts',
-    "    if (type === 'entity.verify.failed') return VERIFY_REFUSED;\n",
+    "    if (type === 'entity.verify.failed') return LOG_TEXTS[type];\n",
     '',
     [SUBMITTED],
   ),

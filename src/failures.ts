@@ -32,6 +32,15 @@ export function failureOf(req: object): unknown {
 // or again by the application's `logger.recordError(req, err)`.
 const logTexts = new WeakMap<object, string>();
 
+/**
+ * What a line says of a body that `verify` refused, or that a parser or a reviver failed on,
+ * whoever made the error (httpware, body-parser): never what was thrown, which may quote it.
+ */
+export const LOG_TEXTS = Object.freeze({
+  'entity.verify.failed': 'verify refused the body',
+  'entity.parse.failed': 'the body could not be parsed',
+} as const);
+
 /** Sets what a line says of `err` in place of its message (see logTexts). */
 export function setLogText(err: object, text: string): void {
   logTexts.set(err, text);

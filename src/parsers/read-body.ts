@@ -23,7 +23,7 @@ import type { ServerHttp2Stream } from 'node:http2';
 import type { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
-import { recordFailure, setLogText } from '../failures.js';
+import { LOG_TEXTS, recordFailure, setLogText } from '../failures.js';
 import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.js';
 import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
@@ -906,11 +906,6 @@ function adopt(
   setLogText(err as object, LOG_TEXTS[type]);
   return err;
 }
-
-const LOG_TEXTS = {
-  'entity.verify.failed': 'verify refused the body',
-  'entity.parse.failed': 'the body could not be parsed',
-} as const;
 
 function detailsOf(type: keyof typeof LOG_TEXTS, body: Buffer | string) {
   return type === 'entity.parse.failed' ? { body: String(body) } : { body };

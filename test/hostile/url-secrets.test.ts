@@ -14,9 +14,8 @@ import {
   rawHead,
   send,
   sendRaw,
-  startServer,
 } from '../helpers/index.js';
-import { listen } from '../helpers/logger.js';
+import { listen, loggedServer } from '../helpers/logger.js';
 
 const hostile = hostileSetup();
 
@@ -28,15 +27,13 @@ async function lineFor(
   handler: Handler = (_req, res) => res.end('ok'),
   framework: Framework = 'http',
 ): Promise<string> {
-  const capture = captureLines();
-  const server = await startServer({
+  const server = await loggedServer((stream) => hostile.subject.logger(format, { stream }), {
     framework,
-    middleware: [hostile.subject.logger(format, { stream: capture.stream })],
     handler,
   });
   try {
     await sendRaw(server, [rawHead('GET', target, { ...headers, connection: 'close' })]);
-    const [line] = await capture.waitFor(1);
+    const [line] = await server.capture.waitFor(1);
     return line as string;
   } finally {
     await server.close();

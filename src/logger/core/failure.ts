@@ -15,7 +15,7 @@
 // so loggers with the default pay nothing for the option.
 
 import type { IncomingMessage } from 'node:http';
-import { failureOf, logTextOf } from '../../failures.js';
+import { failureOf, LOG_TEXTS, logTextOf } from '../../failures.js';
 
 /** Whether the line being made is an `errorMessage: 'verbatim'` logger's. */
 let verbatim = false;
@@ -49,9 +49,6 @@ export function errorTypeOf(err: unknown): string {
   return nonEmpty(name) ? name : OTHER;
 }
 
-/** What a line says of a body `verify` refused, whoever's parser called it. */
-export const VERIFY_REFUSED = 'verify refused the body';
-
 /** `at position 12`, as V8's JSON.parse says where the text broke; nothing of the text. */
 const POSITION = /\bat position (\d+)/;
 
@@ -60,7 +57,7 @@ const POSITION = /\bat position (\d+)/;
  * says so; for anything else a parser or a reviver threw, only that it failed.
  */
 function parseFailureMessage(err: object): string {
-  if (!(err instanceof SyntaxError)) return 'the body could not be parsed';
+  if (!(err instanceof SyntaxError)) return LOG_TEXTS['entity.parse.failed'];
   const position = POSITION.exec(err.message)?.[1];
   return position === undefined ? 'invalid JSON' : `invalid JSON at position ${position}`;
 }
@@ -75,7 +72,7 @@ export function errorMessageOf(err: unknown): string | undefined {
     if (type === 'entity.parse.failed') return parseFailureMessage(err);
     // So may whatever a verify threw: body-parser 1.x and 2 keep its message (Express 4's
     // `express.json({ verify })` included), and so does httpware's err.message.
-    if (type === 'entity.verify.failed') return VERIFY_REFUSED;
+    if (type === 'entity.verify.failed') return LOG_TEXTS[type];
     const text = logTextOf(err);
     if (text !== undefined) return text;
   }
