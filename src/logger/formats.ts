@@ -1,30 +1,32 @@
 // The format registry (named formats, separate from the tokens) and the predefined formats,
 // with exactly the spec's strings.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { statusCodeOf } from './core/timing.js';
 import { jsonFormat } from './json/format.js';
 import { jsonPresets } from './json/presets.js';
 import { compile, declareTokenNames, tokenNamesOf } from './text/compile.js';
 import { directFormat, predefinedLines } from './text/predefined-lines.js';
-import type { FormatFn, PredefinedFormat, Tokens } from './types.js';
+import type { FormatFn, LogRequest, LogResponse, PredefinedFormat, Tokens } from './types.js';
 
-const formatRegistry = new Map<string, FormatFn>();
+const formatRegistry = new Map<string, FormatFn<LogRequest, LogResponse>>();
 
 /** Registers (or replaces) a named format; a string is compiled now, once. */
-export function defineFormat(name: string, format: string | FormatFn): void {
+export function defineFormat(
+  name: string,
+  format: string | FormatFn<LogRequest, LogResponse>,
+): void {
   formatRegistry.set(name, typeof format === 'string' ? compile(format) : format);
 }
 
 /** The registered format of that name, if any. */
-export function findFormat(name: string): FormatFn | undefined {
+export function findFormat(name: string): FormatFn<LogRequest, LogResponse> | undefined {
   return formatRegistry.get(name);
 }
 
 const DEV_PLAIN = ':method :url :status :response-time ms - :res[content-length]';
 
 /** SGR colour of the `dev` status, by status class. */
-function devColour(res: ServerResponse): number {
+function devColour(res: LogResponse): number {
   const status = statusCodeOf(res) ?? 0;
   if (status >= 500) return 31; // red
   if (status >= 400) return 33; // yellow
@@ -35,7 +37,7 @@ function devColour(res: ServerResponse): number {
 
 // One compiled line per colour, built once. The escape sequences are literal text of the
 // format, so they are written as they are (only token values are escaped).
-const devByColour = new Map<number, FormatFn>(
+const devByColour = new Map<number, FormatFn<LogRequest, LogResponse>>(
   [0, 31, 32, 33, 36].map((colour) => {
     const sgr = `\x1b[${colour}m`;
     const format = directFormat(
@@ -47,17 +49,20 @@ const devByColour = new Map<number, FormatFn>(
 );
 
 /** The coloured `dev` format (the line morgan 1.12.1 writes, byte for byte). */
-export const devColoured: FormatFn = function dev(
+export const devColoured: FormatFn<LogRequest, LogResponse> = function dev(
   tokens: Tokens,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: LogRequest,
+  res: LogResponse,
 ) {
-  const format = devByColour.get(devColour(res)) as FormatFn;
+  const format = devByColour.get(devColour(res)) as FormatFn<LogRequest, LogResponse>;
   return format(tokens, req, res);
 };
 
 /** `dev` without escape sequences, used when NO_COLOR is set to a non-empty value. */
-export const devPlain: FormatFn = directFormat(DEV_PLAIN, predefinedLines.devPlain);
+export const devPlain: FormatFn<LogRequest, LogResponse> = directFormat(
+  DEV_PLAIN,
+  predefinedLines.devPlain,
+);
 
 // The coloured lines read the same tokens as the plain one: the logger then records only what
 // they need (no remote address) rather than everything a format function might read.
@@ -68,7 +73,7 @@ export function colourAllowed(): boolean {
   return !process.env.NO_COLOR;
 }
 
-const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn>> = {
+const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn<LogRequest, LogResponse>>> = {
   combined: directFormat(
     ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent"',
     predefinedLines.combined,

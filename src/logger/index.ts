@@ -6,177 +6,40 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import { meterBody } from './core/body-bytes.js';
-import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
-import { verbatimMessages } from './core/failure.js';
-import { DEFAULT_POLICY, type RedactPolicy, redactDefaults, resolveRedact } from './core/redact.js';
-import { tokensFor } from './core/redacting-registry.js';
+import { redactDefaults } from './core/redact.js';
 import { requestId } from './core/request-id.js';
-import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
 import {
   abandon,
   arrive,
   countLogger,
   Exchange,
-  enter,
   frameworkIp,
-  leave,
   onClose,
   socketAddress,
   watchHead,
 } from './core/timing.js';
-import { defineToken, isBuiltinDefinition, registryVersion } from './core/token-registry.js';
-import { HEAD_TOKENS } from './core/tokens.js';
-import { onceWarning } from './core/warnings.js';
-import { colourAllowed, defineFormat, devColoured, devPlain, findFormat } from './formats.js';
-import { formatForLogger, isJsonFormat, jsonFormat } from './json/format.js';
+import { defineToken } from './core/token-registry.js';
+import { fetchLogger } from './fetch.js';
+import { defineFormat } from './formats.js';
+import { jsonFormat } from './json/format.js';
 import { jsonPresets } from './json/presets.js';
-import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, tokenNamesOf } from './text/compile.js';
-import type { FormatFn, Logger, LoggerMiddleware, LogStream, TokenFn } from './types.js';
+import { compile } from './text/compile.js';
+import type {
+  FormatFn,
+  Logger,
+  LoggerMiddleware,
+  LogRequest,
+  LogResponse,
+  LogStream,
+  TokenFn,
+} from './types.js';
+import { lineWriter } from './writer.js';
+
+/** Lines go to the process's standard output unless a stream is given. */
+const stdout = (): LogStream => process.stdout;
 
 type Request = IncomingMessage;
 type Response = ServerResponse;
-
-/** Options resolved once, when a logger is created. */
-interface ResolvedOptions {
-  readonly immediate: boolean;
-  readonly skip: ((req: Request, res: Response) => unknown) | undefined;
-  /** Where lines go; undefined when only OpenTelemetry records are emitted (`otel`, no stream). */
-  readonly stream: LogStream | undefined;
-  /** The `otel` option as given (resolved with the format, in `logger`). */
-  readonly otel: unknown;
-  /** Flush interval of morgan's deprecated `buffer` option, or undefined (no buffering). */
-  readonly bufferMs: number | undefined;
-  /** What the logger's lines mask (the `redact` option). */
-  readonly redact: RedactPolicy;
-  /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
-  readonly verbatim: boolean;
-}
-
-function resolveFormat(format: unknown): FormatFn {
-  if (typeof format === 'function') return format as FormatFn;
-  if (typeof format !== 'string') {
-    throw new TypeError(
-      'argument format must be a string (a format name or a format string) or a function',
-    );
-  }
-  const named = findFormat(format);
-  // The colour decision is made here, once per logger, so NO_COLOR set by the application
-  // before it creates the logger is honoured.
-  if (named === devColoured && !colourAllowed()) return devPlain;
-  // A string that is not a format name is a format string.
-  return named ?? compile(format);
-}
-
-function resolveOptions(options: unknown): ResolvedOptions {
-  if (options === undefined || options === null) {
-    return {
-      immediate: false,
-      skip: undefined,
-      stream: process.stdout,
-      otel: undefined,
-      bufferMs: undefined,
-      redact: DEFAULT_POLICY,
-      verbatim: false,
-    };
-  }
-  if (typeof options !== 'object') {
-    throw new TypeError('argument options must be an object');
-  }
-  const { immediate, skip, stream, buffer, redact, otel, errorMessage } = options as Record<
-    string,
-    unknown
-  >;
-  // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
-  // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
-  const skipGiven = skip !== undefined && skip !== null && skip !== false;
-  if (skipGiven && typeof skip !== 'function') {
-    throw new TypeError('option skip must be a function');
-  }
-  const streamGiven = stream !== undefined && stream !== null;
-  if (
-    streamGiven &&
-    (typeof stream !== 'object' || typeof (stream as { write?: unknown }).write !== 'function')
-  ) {
-    throw new TypeError('option stream must be a writable stream (an object with a write method)');
-  }
-  // `null` is "not set", as for morgan's options.
-  if (
-    errorMessage !== undefined &&
-    errorMessage !== null &&
-    errorMessage !== 'safe' &&
-    errorMessage !== 'verbatim'
-  ) {
-    throw new TypeError('option errorMessage must be "safe" or "verbatim"');
-  }
-  return {
-    // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
-    immediate: Boolean(immediate),
-    skip: skipGiven ? (skip as ResolvedOptions['skip']) : undefined,
-    // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
-    // With OpenTelemetry records and no stream, the records are the only output.
-    stream: streamGiven ? (stream as LogStream) : otelOff(otel) ? process.stdout : undefined,
-    otel,
-    bufferMs: bufferInterval(buffer),
-    redact: resolveRedact(redact),
-    verbatim: errorMessage === 'verbatim',
-  };
-}
-
-/**
- * What a format's built-in tokens read, so that nothing else is recorded per request. A format
- * that may call the application's code records everything (see `applicationTokensWatcher`).
- */
-function needsOf(format: FormatFn, otel: OtelOutput | undefined): Needs {
-  const names = [...(tokenNamesOf(format) ?? []), ...(otel?.tokenNames ?? [])];
-  const has = (name: string) => names.includes(name);
-  return {
-    head: names.some((name) => HEAD_TOKENS.has(name)),
-    headTime: has('response-time'),
-    arrival: has('response-time') || has('total-time'),
-    address: has('remote-addr'),
-    span: has('trace-id') || has('span-id') || has('trace-flags'),
-    // A format function may ask for any token; a custom token in a format string may too, but
-    // counting every response's writes for that is not worth it (the size is then the
-    // announced length).
-    bytes: has('res-body-bytes') || tokenNamesOf(format) === undefined,
-  };
-}
-
-interface Needs {
-  /** Watch the head (its time or its headers: `:response-time`, `:res[...]`). */
-  readonly head: boolean;
-  /** Read the clock when the head is written (`:response-time`). */
-  readonly headTime: boolean;
-  /** Read the clock on arrival (`:response-time`, `:total-time`). */
-  readonly arrival: boolean;
-  /** Record the client's address on arrival (`:remote-addr`). */
-  readonly address: boolean;
-  /** Capture the OpenTelemetry context on arrival (`:trace-id`, `:span-id`, `:trace-flags`). */
-  readonly span: boolean;
-  /** Count the bytes of a body sent without a length (`:res-body-bytes`, the JSON sizes). */
-  readonly bytes: boolean;
-}
-
-/**
- * Whether a format may call the application's code: it is a format function, or one of its
- * tokens is not (or no longer) the built-in one. Such code may call any token (a token through
- * `this`) and read an AsyncLocalStorage. Asked per request, since `logger.token` may replace a
- * token after the logger was made; the answer is kept until the registry changes.
- */
-function applicationTokensWatcher(format: FormatFn): () => boolean {
-  const names = tokenNamesOf(format);
-  if (names === undefined) return () => true;
-  let checkedAt = -1;
-  let answer = true;
-  return () => {
-    if (checkedAt !== registryVersion()) {
-      checkedAt = registryVersion();
-      answer = names.some((name) => !isBuiltinDefinition(name));
-    }
-    return answer;
-  };
-}
 
 /**
  * Whether the response is already done (on-finished's test): ended, or its socket can no
@@ -208,7 +71,7 @@ const MANUAL_DESTROY = { requireManualDestroy: true } as const;
  * keeping one per request.
  */
 function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withContext: boolean) {
-  const res = exchange.res;
+  const res = exchange.res as Response;
   if (isFinished(res)) {
     // setImmediate carries the current async context by itself.
     setImmediate(log, exchange);
@@ -241,109 +104,7 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
-  const {
-    immediate,
-    skip,
-    stream: target,
-    bufferMs,
-    redact,
-    otel: otelOption,
-    verbatim,
-  } = resolveOptions(options);
-  // A JSON format is made for this logger's redaction lists and stream (objects for an
-  // object-mode stream); format strings and functions get tokens that follow the same lists.
-  const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
-  const resolved = resolveFormat(format);
-  const formatLine = formatForLogger(resolved, redact, objectMode);
-  const otel = resolveOtel(otelOption, resolved, redact);
-  // The line is made to be written, or as the body of a record (a text format's line).
-  const makesLine = target !== undefined || !isJsonFormat(resolved);
-  const tokens = tokensFor(redact);
-  const needs = needsOf(formatLine, otel);
-  const callsApplication = applicationTokensWatcher(formatLine);
-  if (target !== undefined) guardStreamErrors(target);
-
-  const skipFailed = onceWarning(
-    'HTTPWARE_LOGGER_SKIP',
-    'logger: the skip function threw; the request is logged',
-  );
-  const formatFailed = onceWarning(
-    'HTTPWARE_LOGGER_FORMAT',
-    'logger: the format function threw; the request is not logged',
-  );
-  const writeFailed = onceWarning(
-    'HTTPWARE_LOGGER_STREAM',
-    'logger: the log stream threw on write; the line is lost',
-  );
-  if (bufferMs !== undefined) warnBufferDeprecated();
-  const stream =
-    bufferMs === undefined || target === undefined
-      ? target
-      : bufferedStream(target, bufferMs, (err) => writeFailed(err));
-
-  function logRequest(exchange: Exchange): void {
-    // Tokens find the exchange through `current` while the line is made (see timing.ts).
-    const previous = enter(exchange);
-    try {
-      writeLine(exchange);
-    } finally {
-      leave(previous);
-    }
-  }
-
-  // Errors' own messages for this logger's line alone; a default logger's lines pay nothing.
-  const log = verbatim
-    ? (exchange: Exchange): void => {
-        const previous = verbatimMessages(true);
-        try {
-          logRequest(exchange);
-        } finally {
-          verbatimMessages(previous);
-        }
-      }
-    : logRequest;
-
-  function skipped(req: Request, res: Response): boolean {
-    if (skip === undefined) return false;
-    try {
-      return Boolean(skip(req, res));
-    } catch (err) {
-      skipFailed(err);
-      return false;
-    }
-  }
-
-  function write(out: LogStream, line: unknown): void {
-    try {
-      const result =
-        out.writableObjectMode && typeof line === 'object'
-          ? (out as { write(chunk: unknown): unknown }).write(line)
-          : // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
-            out.write(line + '\n');
-      catchAsyncWrite(result, writeFailed);
-    } catch (err) {
-      writeFailed(err);
-    }
-  }
-
-  function writeLine(exchange: Exchange): void {
-    const { req, res } = exchange;
-    if (skipped(req, res)) return;
-    otel?.startLine();
-    let line: unknown;
-    if (makesLine) {
-      try {
-        line = formatLine(tokens, req, res);
-      } catch (err) {
-        formatFailed(err);
-        return;
-      }
-      if (line === undefined || line === null) return;
-      if (stream !== undefined) write(stream, line);
-    }
-    otel?.emit(exchange, tokens, line);
-  }
-
+  const { log, needs, callsApplication, immediate, skip } = lineWriter(format, options, stdout);
   countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
     // The application's format function or tokens may call any token: everything is recorded.
@@ -382,7 +143,7 @@ function format<Req, Res>(name: string, fmt: string | FormatFn<Req, Res>): Logge
   if (typeof fmt !== 'string' && typeof fmt !== 'function') {
     throw new TypeError('argument format must be a string or a function');
   }
-  defineFormat(name, fmt as string | FormatFn);
+  defineFormat(name, fmt as string | FormatFn<LogRequest, LogResponse>);
   return publicLogger;
 }
 
@@ -409,7 +170,8 @@ const publicLogger: Logger = Object.assign(logger, {
   requestId,
   recordError,
   redactDefaults,
+  fetchLogger,
 }) as Logger;
 
-export { publicLogger as logger, recordError, redactDefaults, requestId };
+export { fetchLogger, publicLogger as logger, recordError, redactDefaults, requestId };
 export default publicLogger;

@@ -3,6 +3,78 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { Next } from '../middleware.js';
 
+/**
+ * The request as the logger's core reads it: what every line is made from, whichever door the
+ * request came in by. node:http's `IncomingMessage` (and Express's, Connect's and HTTP/2's
+ * compatibility requests) fit it as they are; the fetch door (`fetchLogger`) hands tokens a
+ * `FetchLogRequest`, made from the Web `Request`. A token typed over this model works on both.
+ */
+export interface LogRequest {
+  readonly method?: string | undefined;
+  /** The request target as sent: path and query (`/users?id=3`). */
+  readonly url?: string | undefined;
+  /** The full target when a framework rewrote `url` inside a mounted app (Express, Connect). */
+  readonly originalUrl?: string | undefined;
+  /** The request's headers, keyed by lower-case name. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly httpVersionMajor: number;
+  readonly httpVersionMinor: number;
+  /** The connection, on node:http (absent on the fetch door). */
+  readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined;
+  /** The client's address when something better than the socket's is known (Express's `req.ip`). */
+  readonly ip?: string | undefined;
+  /** The request id (`:request-id`), as the requestId middleware sets it. */
+  readonly id?: unknown;
+}
+
+/** The response as the logger's core reads it; node:http's `ServerResponse` fits it. */
+export interface LogResponse {
+  readonly statusCode: number;
+  /** Whether the status and headers are out (on the fetch door: the handler's Response came). */
+  readonly headersSent: boolean;
+  /** Whether the application ended the response. */
+  readonly writableEnded: boolean;
+  getHeader(name: string): number | string | string[] | undefined;
+}
+
+/**
+ * What tokens, format functions and `skip` receive as `req` on the fetch door: the Web
+ * `Request` seen through the line model. Made once per request, its headers object on first
+ * read.
+ */
+export interface FetchLogRequest extends LogRequest {
+  readonly method: string;
+  /** Path and query of `request.url` (`/users?id=3`), as node:http's `req.url` has them. */
+  readonly url: string;
+  /** `request.headers` as a plain object keyed by lower-case name (repeated values joined). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** From Node's own request under `@hono/node-server` or srvx; 1.1 elsewhere (not given). */
+  readonly httpVersionMajor: number;
+  readonly httpVersionMinor: number;
+  /** The client's address as the runtime gave it (see docs/web.md), or undefined. */
+  readonly ip: string | undefined;
+  /** The Web `Request` the handler received. */
+  readonly request: Request;
+}
+
+/** What tokens, format functions and `skip` receive as `res` on the fetch door. */
+export interface FetchLogResponse extends LogResponse {
+  /** The Response's status; 500 when the handler threw; 200 before the handler answered. */
+  readonly statusCode: number;
+  /** Whether the handler has answered (or thrown): false for `immediate` lines. */
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  /** Whether the whole body was delivered (false when the client cancelled it). */
+  readonly writableFinished: boolean;
+  /** A header of the Response (`Headers.get`: repeated values joined), or undefined. */
+  getHeader(name: string): string | undefined;
+  /** The handler's Response, once it answered; undefined before, or when it threw. */
+  readonly response: Response | undefined;
+}
+
+/** A token for the fetch door: `fn(req, res, ...args)` over the adapted request and response. */
+export type FetchTokenFn = TokenFn<FetchLogRequest, FetchLogResponse>;
+
 /** The names of the predefined formats. */
 export type PredefinedFormat = 'combined' | 'common' | 'dev' | 'short' | 'tiny' | 'json' | 'ecs';
 
@@ -23,10 +95,10 @@ export type TokenFn<Req = IncomingMessage, Res = ServerResponse> = (
   ...args: string[]
 ) => TokenValue;
 
-/** A built-in token, as reached through the `tokens` object. */
+/** A built-in token, as reached through the `tokens` object (it reads the line model). */
 export type BuiltinTokenFn = (
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: LogRequest,
+  res: LogResponse,
   arg?: string,
 ) => string | undefined;
 
@@ -44,20 +116,20 @@ export interface Tokens {
   readonly 'remote-user': BuiltinTokenFn;
   readonly req: BuiltinTokenFn;
   /** A number when the header was set as one (e.g. `Content-Length`). */
-  readonly res: (req: IncomingMessage, res: ServerResponse, field?: string) => TokenValue;
+  readonly res: (req: LogRequest, res: LogResponse, field?: string) => TokenValue;
   readonly 'response-time': BuiltinTokenFn;
   readonly status: BuiltinTokenFn;
   readonly 'total-time': BuiltinTokenFn;
   readonly url: BuiltinTokenFn;
   readonly 'user-agent': BuiltinTokenFn;
   /** `req.id`, as the requestId middleware sets it. */
-  readonly 'request-id': (req: IncomingMessage, res: ServerResponse) => TokenValue;
+  readonly 'request-id': (req: LogRequest, res: LogResponse) => TokenValue;
   /** The trace id of a valid W3C `traceparent` request header. */
   readonly 'trace-id': BuiltinTokenFn;
   /** The URL's path, without the query. */
   readonly path: BuiltinTokenFn;
   /** The URL's query without `?`, values of secret-looking parameters masked. */
-  readonly query: (req: IncomingMessage, res: ServerResponse) => TokenValue;
+  readonly query: (req: LogRequest, res: LogResponse) => TokenValue;
   /** The route pattern the framework matched (Express: `req.baseUrl + req.route.path`). */
   readonly route: BuiltinTokenFn;
   /** The type of the error recorded for the request (a parser's, `logger.recordError`). */
@@ -243,15 +315,15 @@ export interface Logger {
     options?: LoggerOptions<Req, Res> | null,
   ): LoggerMiddleware<Req, Res>;
   /** Defines (or overwrites) the token `name`. Returns the logger, for chaining. */
-  token<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse>(
+  token<Req extends LogRequest = IncomingMessage, Res extends LogResponse = ServerResponse>(
     name: string,
     fn: TokenFn<Req, Res>,
   ): Logger;
   /** Registers (or overwrites) the named format. Returns the logger, for chaining. */
-  format<
-    Req extends IncomingMessage = IncomingMessage,
-    Res extends ServerResponse = ServerResponse,
-  >(name: string, format: string | FormatFn<Req, Res>): Logger;
+  format<Req extends LogRequest = IncomingMessage, Res extends LogResponse = ServerResponse>(
+    name: string,
+    format: string | FormatFn<Req, Res>,
+  ): Logger;
   /**
    * Compiles a format string into a function of `(tokens, req, res)` returning the line. Its
    * type parameters only type the request and response the result is called with.
@@ -269,7 +341,56 @@ export interface Logger {
    * `json` and `ecs` formats, `:error-type` and `:error-message` in others. Recording
    * `undefined` or `null` forgets what was recorded.
    */
-  recordError(req: IncomingMessage | Http2ServerRequest, err: unknown): void;
+  recordError(req: IncomingMessage | Http2ServerRequest | Request, err: unknown): void;
+  /** The logger for fetch handlers (also exported as `fetchLogger`). */
+  readonly fetchLogger: FetchLoggerFactory;
   /** The header names and query parameters masked by default. */
   readonly redactDefaults: RedactDefaults;
 }
+
+/**
+ * A fetch handler: a Web `Request` (and whatever else the runtime passes: Workers' `env` and
+ * `ctx`, Deno's `info`, Bun's `server`, Next.js's `{ params }`) in, a `Response` out. Declared
+ * as a method so that a handler taking a subclass of `Request` (Next.js's `NextRequest`) fits.
+ */
+export type FetchHandler = {
+  handler(request: Request, ...rest: never[]): Response | Promise<Response>;
+}['handler'];
+
+/** A Hono-style middleware's context, as far as the fetch logger reads and replaces it. */
+export interface FetchMiddlewareContext {
+  readonly req: { readonly raw: Request };
+  res: Response;
+  /** What the runtime passed beside the request (Bun's server, Deno's info...): the address. */
+  readonly env?: unknown;
+}
+
+/** `log.middleware`: `async (c, next)`, for `app.use` in Hono. */
+export type FetchLoggerMiddleware = (
+  c: FetchMiddlewareContext,
+  next: () => Promise<void>,
+) => Promise<void>;
+
+/** What `fetchLogger(format, options)` returns. */
+export interface FetchLog {
+  /** Wraps a fetch handler; the result has exactly the handler's type. */
+  <H extends FetchHandler>(handler: H): H;
+  /** The same logger as a Hono middleware: `app.use(log.middleware)`. */
+  readonly middleware: FetchLoggerMiddleware;
+}
+
+/** The options of `fetchLogger`: the logger's, over the fetch door's request and response. */
+export interface FetchLoggerOptions
+  extends Omit<LoggerOptions<FetchLogRequest, FetchLogResponse>, 'buffer'> {
+  /**
+   * The client's address for `:remote-addr`, from what the handler received; by default it is
+   * what the runtime gives (docs/web.md). Returning undefined writes `-`.
+   */
+  remoteAddress?: ((request: Request, ...rest: unknown[]) => string | null | undefined) | undefined;
+}
+
+/** `fetchLogger(format, options)`: a logger for fetch handlers, one line per request. */
+export type FetchLoggerFactory = (
+  format: PredefinedFormat | (string & {}) | FormatFn<FetchLogRequest, FetchLogResponse>,
+  options?: FetchLoggerOptions | null,
+) => FetchLog;

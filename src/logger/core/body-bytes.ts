@@ -16,7 +16,8 @@
 // A response that did not finish (the client went away) has no size: what was handed to Node
 // did not all reach the client, and how much did is not known.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { LogRequest, LogResponse } from '../types.js';
 import { exchangeOfLine } from './timing.js';
 
 /** What one response's body writes added up to. */
@@ -33,7 +34,7 @@ export interface BodyMeter {
 const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i;
 
 /** The `Content-Length` of the head node:http wrote, if any. */
-function writtenContentLength(res: ServerResponse): string | undefined {
+function writtenContentLength(res: LogResponse): string | undefined {
   // `_header` is the head as written (what `headersSent` tests); other implementations of a
   // response may have none.
   const head = (res as { _header?: unknown })._header;
@@ -58,14 +59,15 @@ function writtenContentLength(res: ServerResponse): string | undefined {
  * - elsewhere (a chunked response whose `_contentLength` is a number, a head written by another
  *   implementation of a response) the head as written tells.
  */
-export function announcedLength(res: ServerResponse): unknown {
+export function announcedLength(res: LogResponse): unknown {
   if (!res.headersSent) return undefined;
   const set = res.getHeader('content-length');
   if (set !== undefined) return set;
-  const known = res as { _contentLength?: unknown };
+  const known = res as { _contentLength?: unknown; chunkedEncoding?: unknown };
+  const chunked = known.chunkedEncoding;
   if (typeof known._contentLength === 'number') {
-    if (!res.chunkedEncoding) return known._contentLength;
-  } else if (res.chunkedEncoding === true) {
+    if (!chunked) return known._contentLength;
+  } else if (chunked === true) {
     return undefined;
   }
   return writtenContentLength(res);
@@ -75,7 +77,7 @@ export function announcedLength(res: ServerResponse): unknown {
  * Whether the response has no body (RFC 9110, section 6.4.1): to HEAD, or a 1xx, 204 or 304.
  * node:http marks it `_hasBody = false` and ignores writes; node:http2 sends none.
  */
-function hasNoBody(req: IncomingMessage, res: ServerResponse): boolean {
+function hasNoBody(req: LogRequest, res: LogResponse): boolean {
   if ((res as { _hasBody?: unknown })._hasBody === false || req.method === 'HEAD') return true;
   const status = res.statusCode;
   return status === 204 || status === 304 || (status >= 100 && status < 200);
@@ -90,7 +92,7 @@ function sizeOf(chunk: unknown, encoding: unknown): number {
 }
 
 /** Whether `meter` counts, decided once the head is out. */
-function counts(meter: BodyMeter, req: IncomingMessage, res: ServerResponse): boolean {
+function counts(meter: BodyMeter, req: LogRequest, res: LogResponse): boolean {
   if (meter.counting === undefined && res.headersSent) {
     meter.counting = !hasNoBody(req, res) && announcedLength(res) === undefined;
   }
@@ -104,13 +106,13 @@ type Method = (...args: unknown[]) => unknown;
  * length; returns the meter, or undefined when the response cannot take the wrappers (made
  * non-extensible or frozen, read-only methods): its size is then the announced length or none.
  */
-export function meterBody(req: IncomingMessage, res: ServerResponse): BodyMeter | undefined {
+export function meterBody(req: LogRequest, res: ServerResponse): BodyMeter | undefined {
   const meter: BodyMeter = { counting: undefined, bytes: 0, ending: false };
   const replacedWrite = res.write as Method;
   const replacedEnd = res.end as Method;
   // Named parameters and `apply` with `arguments`, as the writeHead wrapper (timing.ts).
   const countedWrite = function write(
-    this: ServerResponse,
+    this: LogResponse,
     chunk: unknown,
     encoding?: unknown,
   ): unknown {
@@ -125,11 +127,7 @@ export function meterBody(req: IncomingMessage, res: ServerResponse): BodyMeter 
     if (!ended && counts(meter, req, this)) meter.bytes += sizeOf(chunk, encoding);
     return result;
   };
-  const countedEnd = function end(
-    this: ServerResponse,
-    chunk: unknown,
-    encoding?: unknown,
-  ): unknown {
+  const countedEnd = function end(this: LogResponse, chunk: unknown, encoding?: unknown): unknown {
     // biome-ignore lint/complexity/noArguments: pass the caller's arguments through unchanged
     if (meter.counting === false) return replacedEnd.apply(this, arguments as never);
     const ended = this.writableEnded;
@@ -172,7 +170,7 @@ export function integerOf(value: unknown): number | undefined {
  * when there is one, the bytes counted by the line's meter for a response that finished, and
  * otherwise undefined (no head, an unfinished response, no meter, a length that is no integer).
  */
-export function bodyBytes(req: IncomingMessage, res: ServerResponse): number | undefined {
+export function bodyBytes(req: LogRequest, res: LogResponse): number | undefined {
   if (!res.headersSent) return undefined;
   if (hasNoBody(req, res)) return 0;
   const meter = exchangeOfLine(req, res)?.meter;
@@ -181,7 +179,7 @@ export function bodyBytes(req: IncomingMessage, res: ServerResponse): number | u
 }
 
 /** Whether the whole response was handed to the connection (`'finish'` was emitted). */
-function isFinished(res: ServerResponse): boolean {
+function isFinished(res: LogResponse): boolean {
   const finished = (res as { writableFinished?: unknown }).writableFinished;
   return typeof finished === 'boolean' ? finished : res.writableEnded;
 }

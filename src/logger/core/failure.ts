@@ -14,8 +14,8 @@
 // turns `verbatim` on while it makes its line (lines are made synchronously, one at a time),
 // so loggers with the default pay nothing for the option.
 
-import type { IncomingMessage } from 'node:http';
 import { failureOf, LOG_TEXTS, logTextOf } from '../../failures.js';
+import type { LogRequest } from '../types.js';
 
 /** Whether the line being made is an `errorMessage: 'verbatim'` logger's. */
 let verbatim = false;
@@ -80,13 +80,13 @@ export function errorMessageOf(err: unknown): string | undefined {
 }
 
 /** `:error-type`: the class of the error recorded for the request, if any. */
-export function errorType(req: IncomingMessage): string | undefined {
+export function errorType(req: LogRequest): string | undefined {
   const err = failureOf(req);
   return err === undefined ? undefined : errorTypeOf(err);
 }
 
 /** `:error-message`: the message of the error recorded for the request, if any. */
-export function errorMessage(req: IncomingMessage): string | undefined {
+export function errorMessage(req: LogRequest): string | undefined {
   const err = failureOf(req);
   return err === undefined ? undefined : errorMessageOf(err);
 }

@@ -8,7 +8,7 @@
 // predefined format called from the application's format function, say) masks what that
 // logger masks.
 
-import type { TokenFn, Tokens } from '../types.js';
+import type { LogRequest, LogResponse, TokenFn, Tokens } from '../types.js';
 import { DEFAULT_POLICY, type RedactPolicy } from './redact.js';
 import { escapingToken, rawTokenRegistry, tokenRegistry } from './token-registry.js';
 import { builtinTokens, redactingTokens } from './tokens.js';
@@ -32,13 +32,14 @@ export function policyOfTokens(tokens: unknown): RedactPolicy | undefined {
 function withOverrides(
   base: Tokens,
   policy: RedactPolicy,
-  wrap: (n: string, f: TokenFn) => TokenFn,
+  wrap: (n: string, f: TokenFn<LogRequest, LogResponse>) => TokenFn<LogRequest, LogResponse>,
 ): Tokens {
   const overrides: PropertyDescriptorMap = {};
   for (const [name, fn] of Object.entries(redactingTokens(policy))) {
     const own = wrap(name, fn);
     overrides[name] = {
-      get: () => (stillBuiltin(name) ? own : (base as Record<string, TokenFn>)[name]),
+      get: () =>
+        stillBuiltin(name) ? own : (base as Record<string, TokenFn<LogRequest, LogResponse>>)[name],
       enumerable: true,
     };
   }

@@ -34,8 +34,9 @@
 //   `writeHead`), nothing is installed: the head's time and headers are then unknown, written
 //   "-", and the request is still logged.
 
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { LogRequest, LogResponse } from '../types.js';
 import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
 import type { BodyMeter } from './body-bytes.js';
 import { toFixed } from './fixed.js';
@@ -50,6 +51,11 @@ export function setClock(clock: () => number): () => number {
   return previous;
 }
 
+/** The clock's reading now: the fetch door times its exchanges itself (it shares no arrivals). */
+export function clock(): number {
+  return now();
+}
+
 /**
  * What one logger knows about one request and its response. Every field is first assigned in
  * the constructor, in one order, with no class-field declarations: the parameter properties and
@@ -57,8 +63,8 @@ export function setClock(clock: () => number): () => number {
  * about 90 instructions per request more (callgrind, `combined`).
  */
 export class Exchange {
-  declare readonly req: IncomingMessage;
-  declare readonly res: ServerResponse;
+  declare readonly req: LogRequest;
+  declare readonly res: LogResponse;
   /** Clock reading when the request reached this logger (NaN when nothing needs it). */
   declare readonly startedAt: number;
   /** `req.ip` or the socket's address on arrival (the socket may be gone at the end). */
@@ -86,8 +92,8 @@ export class Exchange {
   declare meter: BodyMeter | undefined;
 
   constructor(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: LogRequest,
+    res: LogResponse,
     startedAt: number,
     remoteAddress: string | undefined,
     sentBefore = false,
@@ -146,7 +152,7 @@ export function abandon(exchange: Exchange, line: (exchange: Exchange) => void):
  * went away first, the one the application answered with since (it ended the response or set
  * another status); undefined when there is none (no head, or `immediate`).
  */
-export function statusCodeOf(res: ServerResponse): number | undefined {
+export function statusCodeOf(res: LogResponse): number | undefined {
   if (res.headersSent) return res.statusCode;
   // Ended without a head: over HTTP/2, answered after the stream was reset (the request's
   // 'aborted' comes before the response's 'close' there), so the head could not go out.
@@ -163,7 +169,7 @@ export function statusCodeOf(res: ServerResponse): number | undefined {
  * per line from the context captured on arrival (the active one for a token called by the
  * application itself).
  */
-export function spanOf(req: IncomingMessage): SpanContext | undefined {
+export function spanOf(req: LogRequest): SpanContext | undefined {
   const exchange = arrivalOf(req);
   if (exchange === undefined) return spanContextIn(captureContext());
   if (exchange.span === undefined) exchange.span = spanContextIn(exchange.context) ?? null;
@@ -171,7 +177,7 @@ export function spanOf(req: IncomingMessage): SpanContext | undefined {
 }
 
 /** The exchange of the line being rendered, if it is about this request and response. */
-export function exchangeOfLine(req: IncomingMessage, res: ServerResponse): Exchange | undefined {
+export function exchangeOfLine(req: LogRequest, res: LogResponse): Exchange | undefined {
   const exchange = current;
   return exchange !== undefined && exchange.req === req && exchange.res === res
     ? exchange
@@ -179,12 +185,12 @@ export function exchangeOfLine(req: IncomingMessage, res: ServerResponse): Excha
 }
 
 /** The exchange of the line being rendered, if it is about this request. */
-function arrivalOf(req: IncomingMessage): Exchange | undefined {
+function arrivalOf(req: LogRequest): Exchange | undefined {
   return current !== undefined && current.req === req ? current : undefined;
 }
 
 /** The exchange of the line being rendered, if it is about this response and its head is out. */
-function headOf(res: ServerResponse): Exchange | undefined {
+function headOf(res: LogResponse): Exchange | undefined {
   return current !== undefined && current.res === res && current.headWritten ? current : undefined;
 }
 
@@ -193,7 +199,7 @@ function headOf(res: ServerResponse): Exchange | undefined {
  * response's head went out after the request reached the logger: what the time to the end
  * needs, known without watching the head.
  */
-function sentOf(req: IncomingMessage, res: ServerResponse): Exchange | undefined {
+function sentOf(req: LogRequest, res: LogResponse): Exchange | undefined {
   const exchange = current;
   return exchange !== undefined &&
     exchange.req === req &&
@@ -211,7 +217,7 @@ function sentOf(req: IncomingMessage, res: ServerResponse): Exchange | undefined
 // a WeakMap entry per request would cost more than the rest of the line): there, the exchange's
 // own arrival is the start.
 let loggersMade = 0;
-const sharedArrivals = new WeakMap<IncomingMessage, number>();
+const sharedArrivals = new WeakMap<LogRequest, number>();
 
 /** Counts a new logger: from the second one on, arrivals are shared. */
 export function countLogger(): void {
@@ -223,7 +229,7 @@ export function countLogger(): void {
  * and no other logger could share it), recorded as the request's latest start when several
  * loggers exist.
  */
-export function arrive(req: IncomingMessage, needed: boolean): number {
+export function arrive(req: LogRequest, needed: boolean): number {
   if (loggersMade < 2) return needed ? now() : Number.NaN;
   const at = now();
   sharedArrivals.set(req, at);
@@ -264,18 +270,18 @@ function startOf(exchange: Exchange): number {
 }
 
 /** `req.ip`, which Express sets (honouring its "trust proxy" setting), if truthy. */
-export function frameworkIp(req: IncomingMessage): string | undefined {
+export function frameworkIp(req: LogRequest): string | undefined {
   return (req as { ip?: string }).ip || undefined;
 }
 
 /** The address of the request's socket, while the socket is there. */
-export function socketAddress(req: IncomingMessage): string | undefined {
+export function socketAddress(req: LogRequest): string | undefined {
   // `req.connection` is what morgan reads; in node:http it is the same object as `req.socket`.
-  const socket = req.socket ?? (req as { connection?: IncomingMessage['socket'] }).connection;
+  const socket = req.socket ?? (req as { connection?: LogRequest['socket'] }).connection;
   return socket?.remoteAddress || undefined;
 }
 
-export function arrivalAddress(req: IncomingMessage): string | undefined {
+export function arrivalAddress(req: LogRequest): string | undefined {
   return arrivalOf(req)?.remoteAddress;
 }
 
@@ -284,12 +290,13 @@ export function arrivalAddress(req: IncomingMessage): string | undefined {
  * `timed` when the clock is read then (a format that logs only headers needs no time).
  */
 export function watchHead(exchange: Exchange, timed: boolean): void {
-  const res = exchange.res;
+  // Node's door: the fetch door knows when its head is out (the handler's Response).
+  const res = exchange.res as ServerResponse;
   const replaced = res.writeHead as WriteHead;
   // Named parameters and `arguments` rather than rest parameters: no array is built per call,
   // and the replaced function still receives exactly the arguments given.
   const wrapper = function writeHead(
-    this: ServerResponse,
+    this: LogResponse,
     _statusCode: unknown,
     reason?: unknown,
     obj?: unknown,
@@ -319,7 +326,7 @@ type WriteHead = (...args: unknown[]) => unknown;
  * the last one wins) or `appendHeader` (a flat [name, value, ...] list: values add up).
  */
 export function headerGivenToWriteHead(
-  res: ServerResponse,
+  res: LogResponse,
   field: string,
 ): OutgoingHttpHeader | undefined {
   const headers = headOf(res)?.headers;
@@ -357,8 +364,8 @@ function toFixedDigits(ms: number, digits: string | undefined): string | undefin
 
 /** Milliseconds from arrival until the head was written, or undefined. */
 export function responseTime(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: LogRequest,
+  res: LogResponse,
   digits: string | undefined,
 ): string | undefined {
   const head = headOf(res);
@@ -368,8 +375,8 @@ export function responseTime(
 
 /** Milliseconds from arrival until now (the response is done when lines are written). */
 export function totalTime(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: LogRequest,
+  res: LogResponse,
   digits: string | undefined,
 ): string | undefined {
   const sent = sentOf(req, res);
@@ -380,7 +387,7 @@ export function totalTime(
  * Milliseconds from arrival until now, as a number (for JSON lines, which need no text and
  * pay nothing for `toFixed`), or undefined when the head was not written.
  */
-export function totalMs(req: IncomingMessage, res: ServerResponse): number | undefined {
+export function totalMs(req: LogRequest, res: LogResponse): number | undefined {
   const sent = sentOf(req, res);
   if (sent === undefined) return undefined;
   const ms = now() - startOf(sent);

@@ -1,8 +1,7 @@
 // The built-in tokens, each a small named function of (req, res, arg). They return raw values;
 // the token registry escapes every string on the way out.
 
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { TokenFn } from '../types.js';
+import type { LogRequest, LogResponse, TokenFn } from '../types.js';
 import { traceFlagsText } from './active-span.js';
 import { loggedUser } from './basic-auth.js';
 import { bodyBytes } from './body-bytes.js';
@@ -28,7 +27,7 @@ import {
 import { traceIdOf } from './traceparent.js';
 import { maskedUrl, routeOf, urlPath, urlQuery } from './url-parts.js';
 
-type Builtin = (req: IncomingMessage, res: ServerResponse, arg?: string) => string | undefined;
+type Builtin = (req: LogRequest, res: LogResponse, arg?: string) => string | undefined;
 
 /** A header value as one string: repeated headers (arrays) joined with ", ". */
 function headerText(value: string | readonly string[] | undefined): string | undefined {
@@ -58,18 +57,18 @@ export const status: Builtin = function status(_req, res) {
 };
 
 /** The URL the request came from, as sent, from the request's headers. */
-export function referrerIn(headers: IncomingHttpHeaders): string | undefined {
+export function referrerIn(headers: LogRequest['headers']): string | undefined {
   // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
   return headerText(headers.referer || headers.referrer);
 }
 
 /** The URL the request came from, as sent. */
-export function referrerHeader(req: IncomingMessage): string | undefined {
+export function referrerHeader(req: LogRequest): string | undefined {
   return referrerIn(req.headers);
 }
 
 /** `:referrer` for a redaction policy: the URL the request came from, its secrets masked. */
-function referrerOf(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+function referrerOf(req: LogRequest, policy: RedactPolicy): string | undefined {
   const value = referrerHeader(req);
   return value === undefined ? value : redactUrl(policy, value);
 }
@@ -93,15 +92,19 @@ export const httpVersion: Builtin = function httpVersion(req) {
 };
 
 const userAgent: Builtin = function userAgent(req) {
-  return req.headers['user-agent'];
+  return req.headers['user-agent'] as string | undefined;
 };
 
 /** A request header's value; `name` is lower-case, as node:http keys `req.headers`. */
-function requestHeaderNamed(req: IncomingMessage, name: string): string | undefined {
+function requestHeaderNamed(req: LogRequest, name: string): string | undefined {
   return headerText(req.headers[name]);
 }
 
-export const responseHeader: TokenFn = function responseHeader(_req, res, field?: string) {
+export const responseHeader: TokenFn<LogRequest, LogResponse> = function responseHeader(
+  _req,
+  res,
+  field?: string,
+) {
   if (field === undefined || !res.headersSent) return undefined;
   // Headers given to writeHead win, as they do in morgan (on-headers copies them over).
   const value = headerGivenToWriteHead(res, field) ?? res.getHeader(field);
@@ -109,7 +112,7 @@ export const responseHeader: TokenFn = function responseHeader(_req, res, field?
   return typeof value === 'number' ? value : headerText(value);
 };
 
-const requestIdToken: TokenFn = function requestIdToken(req) {
+const requestIdToken: TokenFn<LogRequest, LogResponse> = function requestIdToken(req) {
   // Set by the requestId middleware (or the application's own); a number stays a number.
   const id = (req as { id?: unknown }).id;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
@@ -147,12 +150,12 @@ const route: Builtin = function route(req) {
 
 /** The built-in tokens whose output depends on what is redacted. */
 export interface RedactingTokens {
-  readonly url: TokenFn;
-  readonly referrer: TokenFn;
-  readonly req: TokenFn;
-  readonly res: TokenFn;
-  readonly query: TokenFn;
-  readonly 'remote-user': TokenFn;
+  readonly url: TokenFn<LogRequest, LogResponse>;
+  readonly referrer: TokenFn<LogRequest, LogResponse>;
+  readonly req: TokenFn<LogRequest, LogResponse>;
+  readonly res: TokenFn<LogRequest, LogResponse>;
+  readonly query: TokenFn<LogRequest, LogResponse>;
+  readonly 'remote-user': TokenFn<LogRequest, LogResponse>;
 }
 
 function makeRedactingTokens(policy: RedactPolicy): RedactingTokens {
@@ -204,7 +207,7 @@ export function redactingTokens(policy: RedactPolicy): RedactingTokens {
 }
 
 /** A built-in token bound to the argument of one format part: `(req, res) => value`. */
-export type BoundBuiltin = (req: IncomingMessage, res: ServerResponse) => unknown;
+export type BoundBuiltin = (req: LogRequest, res: LogResponse) => unknown;
 
 /**
  * The built-in token `name` for a redaction policy (the registry's for the default lists)
@@ -233,13 +236,19 @@ export function boundBuiltin(
     const format = arg || 'web';
     return () => formatDate(Date.now(), format);
   }
-  const redacting = redactingTokens(policy) as unknown as Record<string, TokenFn>;
-  const fn = (Object.hasOwn(redacting, name) ? redacting[name] : builtinTokens[name]) as TokenFn;
+  const redacting = redactingTokens(policy) as unknown as Record<
+    string,
+    TokenFn<LogRequest, LogResponse>
+  >;
+  const fn = (Object.hasOwn(redacting, name) ? redacting[name] : builtinTokens[name]) as TokenFn<
+    LogRequest,
+    LogResponse
+  >;
   return (req, res) => fn(req, res, arg as string);
 }
 
 /** Every built-in token by name. */
-export const builtinTokens: Readonly<Record<string, TokenFn>> = {
+export const builtinTokens: Readonly<Record<string, TokenFn<LogRequest, LogResponse>>> = {
   method,
   'response-time': responseTimeToken,
   'total-time': totalTimeToken,

@@ -1,11 +1,11 @@
 // The parts of a request's URL that logs report: the target as sent (secrets masked), its path,
 // its query (secrets masked) and the route pattern the framework matched.
 
-import type { IncomingMessage } from 'node:http';
+import type { LogRequest } from '../types.js';
 import { type RedactPolicy, redactQuery, redactUrl } from './redact.js';
 
 /** The URL as the client sent it: Express and Connect rewrite `req.url` inside mounted apps. */
-export function fullUrl(req: IncomingMessage): string | undefined {
+export function fullUrl(req: LogRequest): string | undefined {
   return (req as { originalUrl?: string }).originalUrl || req.url;
 }
 
@@ -35,18 +35,18 @@ export function queryOf(url: string | undefined, policy: RedactPolicy): string |
 }
 
 /** `:url`: the request target as sent, its userinfo and listed parameters masked. */
-export function maskedUrl(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+export function maskedUrl(req: LogRequest, policy: RedactPolicy): string | undefined {
   const url = fullUrl(req);
   return url === undefined ? url : redactUrl(policy, url);
 }
 
 /** The path of the request target, without the query. */
-export function urlPath(req: IncomingMessage): string | undefined {
+export function urlPath(req: LogRequest): string | undefined {
   return pathOf(fullUrl(req));
 }
 
 /** The query without its `?`, listed parameters masked; undefined when there is none. */
-export function urlQuery(req: IncomingMessage, policy: RedactPolicy): string | undefined {
+export function urlQuery(req: LogRequest, policy: RedactPolicy): string | undefined {
   return queryOf(fullUrl(req), policy);
 }
 
@@ -60,7 +60,7 @@ interface RoutedRequest {
  * `req.route` for the route being handled, with a path relative to the router it is mounted
  * on (`req.baseUrl`). A pattern given as a RegExp or an array has no single string form.
  */
-export function routeOf(req: IncomingMessage): string | undefined {
+export function routeOf(req: LogRequest): string | undefined {
   const { baseUrl, route } = req as RoutedRequest;
   const path = route?.path;
   if (typeof path !== 'string') return undefined;

@@ -4,7 +4,6 @@
 // made the `json` format cost twice what `combined` does. These readers are used only while
 // the token is still the built-in one; a token the application replaced goes the general way.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyBytes, integerOf } from '../core/body-bytes.js';
 import { isoDate } from '../core/clf-date.js';
 import type { RedactPolicy } from '../core/redact.js';
@@ -12,11 +11,11 @@ import { statusCodeOf, totalMs } from '../core/timing.js';
 import { builtinTokens, redactingTokens } from '../core/tokens.js';
 import { urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
-import type { TokenFn } from '../types.js';
+import type { LogRequest, LogResponse, TokenFn } from '../types.js';
 import { encodeString } from './encode.js';
 
-type Request = IncomingMessage;
-type Response = ServerResponse;
+type Request = LogRequest;
+type Response = LogResponse;
 
 export { integerOf };
 
@@ -134,7 +133,7 @@ export function integerText(value: unknown): string | undefined {
 }
 
 /** A built-in whose value is a string read by its own token function. */
-function viaToken(fn: TokenFn, arg: string | undefined): TextFn {
+function viaToken(fn: TokenFn<LogRequest, LogResponse>, arg: string | undefined): TextFn {
   return arg === undefined
     ? (req, res) => stringText(fn(req, res))
     : (req, res) => stringText(fn(req, res, arg));
@@ -152,7 +151,10 @@ function durationText(arg: string | undefined): TextFn {
 /** Headers that carry a size, logged as integers. */
 const SIZE_HEADERS: ReadonlySet<string> = new Set(['content-length']);
 
-function headerText(fn: TokenFn, arg: string | undefined): TextFn | undefined {
+function headerText(
+  fn: TokenFn<LogRequest, LogResponse>,
+  arg: string | undefined,
+): TextFn | undefined {
   if (arg === undefined) return undefined;
   if (!SIZE_HEADERS.has(arg.toLowerCase())) return viaToken(fn, arg);
   return (req, res) => integerText(fn(req, res, arg));
@@ -194,7 +196,7 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
     case 'trace-flags':
     case 'error-type':
     case 'error-message':
-      return viaToken(builtinTokens[name] as TokenFn, arg);
+      return viaToken(builtinTokens[name] as TokenFn<LogRequest, LogResponse>, arg);
     case 'request-id':
       return (req) => requestIdText((req as { id?: unknown }).id);
     case 'res-body-bytes':

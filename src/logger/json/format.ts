@@ -10,7 +10,6 @@
 // terminal raw. A value nobody knows (no response yet, no such header) is left out, never
 // written as "-". A field that throws is left out (one warning per field), never the line.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
 import { policyOfTokens, rawTokensFor } from '../core/redacting-registry.js';
 import { rawTokenRegistry, registryVersion, tokenRegistry } from '../core/token-registry.js';
@@ -22,7 +21,14 @@ import {
   parseFormat,
   type TokenPart,
 } from '../text/compile.js';
-import type { FormatFn, JsonFieldFn, JsonFields, Tokens } from '../types.js';
+import type {
+  FormatFn,
+  JsonFieldFn,
+  JsonFields,
+  LogRequest,
+  LogResponse,
+  Tokens,
+} from '../types.js';
 import {
   builtinText,
   durationDigits,
@@ -35,8 +41,8 @@ import {
 } from './builtins.js';
 import { encodeJsonValue } from './encode.js';
 
-type Request = IncomingMessage;
-type Response = ServerResponse;
+type Request = LogRequest;
+type Response = LogResponse;
 
 // The field map, checked and parsed once
 
@@ -48,7 +54,11 @@ type Node =
     }
   | { readonly kind: 'token'; readonly key: string; readonly part: TokenPart }
   | { readonly kind: 'template'; readonly key: string; readonly parts: readonly FormatPart[] }
-  | { readonly kind: 'function'; readonly key: string; readonly fn: JsonFieldFn }
+  | {
+      readonly kind: 'function';
+      readonly key: string;
+      readonly fn: JsonFieldFn<LogRequest, LogResponse>;
+    }
   | { readonly kind: 'object'; readonly key: string; readonly nodes: readonly Node[] };
 
 /** Nesting deeper than this is a mistake (or a cycle); refused when the format is made. */
@@ -70,7 +80,8 @@ function checkTokens(path: string, parts: readonly FormatPart[]): void {
 
 function parseValue(key: string, path: string, value: unknown, depth: number): Node | undefined {
   if (value === undefined) return undefined; // `{ ...preset, field: undefined }` removes it
-  if (typeof value === 'function') return { kind: 'function', key, fn: value as JsonFieldFn };
+  if (typeof value === 'function')
+    return { kind: 'function', key, fn: value as JsonFieldFn<LogRequest, LogResponse> };
   if (typeof value === 'string') {
     const parts = parseFormat(value);
     checkTokens(path, parts);
@@ -370,10 +381,10 @@ const fieldTexts = new WeakMap<Function, TextFn>();
 
 /** Declares the tokens a field function of ours reads, so a logger records only those. */
 export function declareFieldTokens(
-  fn: JsonFieldFn,
+  fn: JsonFieldFn<LogRequest, LogResponse>,
   names: readonly string[],
   text?: TextFn,
-): JsonFieldFn {
+): JsonFieldFn<LogRequest, LogResponse> {
   fieldTokenNames.set(fn, names);
   if (text !== undefined) fieldTexts.set(fn, text);
   return fn;
@@ -416,7 +427,7 @@ function instantiate(
   policy: RedactPolicy,
   objectMode: boolean,
   newLine = true,
-): FormatFn {
+): FormatFn<LogRequest, LogResponse> {
   // Built again when `logger.token` has changed the registry, as compiled formats are.
   let list: FieldList | undefined;
   let line: TextFn | undefined;
@@ -429,7 +440,7 @@ function instantiate(
     }
     return list;
   };
-  const format: FormatFn = objectMode
+  const format: FormatFn<LogRequest, LogResponse> = objectMode
     ? function jsonObject(_tokens, req, res) {
         if (newLine) startLine();
         return current().value(req, res) ?? {};
@@ -451,10 +462,13 @@ function instantiate(
 }
 
 /** Each spec's formats writing text lines, by redaction policy. */
-const linesBySpec = new WeakMap<JsonSpec, WeakMap<RedactPolicy, FormatFn>>();
+const linesBySpec = new WeakMap<
+  JsonSpec,
+  WeakMap<RedactPolicy, FormatFn<LogRequest, LogResponse>>
+>();
 
 /** The spec's format writing text lines for `policy`, made once. */
-function linesFor(spec: JsonSpec, policy: RedactPolicy): FormatFn {
+function linesFor(spec: JsonSpec, policy: RedactPolicy): FormatFn<LogRequest, LogResponse> {
   let byPolicy = linesBySpec.get(spec);
   if (byPolicy === undefined) {
     byPolicy = new WeakMap();
@@ -473,7 +487,7 @@ function linesFor(spec: JsonSpec, policy: RedactPolicy): FormatFn {
  * tokens a logger hands its format (when the application's format function wraps it), it
  * masks what that logger's `redact` option masks.
  */
-export function jsonFormat(fields: JsonFields): FormatFn {
+export function jsonFormat(fields: JsonFields): FormatFn<LogRequest, LogResponse> {
   if (!isPlainObject(fields)) throw new TypeError('argument fields must be an object');
   const nodes = parseFields(fields, '', 0);
   const spec: JsonSpec = {
@@ -482,7 +496,7 @@ export function jsonFormat(fields: JsonFields): FormatFn {
     presetLine: presetLines.get(fields),
   };
   const lines = linesFor(spec, DEFAULT_POLICY);
-  const format: FormatFn = function jsonLines(tokens, req, res) {
+  const format: FormatFn<LogRequest, LogResponse> = function jsonLines(tokens, req, res) {
     const policy = tokens === tokenRegistry ? DEFAULT_POLICY : policyOfTokens(tokens);
     return policy === undefined || policy === DEFAULT_POLICY
       ? lines(tokens, req, res)
@@ -497,14 +511,17 @@ export function jsonFormat(fields: JsonFields): FormatFn {
  * The fields of a field map as an object, for `policy`, read as part of the line being made
  * (the caller starts it with `startLine`): what an OpenTelemetry record is made of.
  */
-export function lineFields(fields: JsonFields, policy: RedactPolicy): FormatFn {
+export function lineFields(
+  fields: JsonFields,
+  policy: RedactPolicy,
+): FormatFn<LogRequest, LogResponse> {
   const nodes = parseFields(fields, '', 0);
   const spec: JsonSpec = { nodes, tokenNames: tokenNamesOfNodes(nodes), presetLine: undefined };
   return instantiate(spec, policy, true, false);
 }
 
 /** Whether `format` was made by `logger.json` (the predefined `json` and `ecs` formats are). */
-export function isJsonFormat(format: FormatFn): boolean {
+export function isJsonFormat(format: FormatFn<LogRequest, LogResponse>): boolean {
   return specs.has(format);
 }
 
@@ -513,10 +530,10 @@ export function isJsonFormat(format: FormatFn): boolean {
  * mode; any other format as it is.
  */
 export function formatForLogger(
-  format: FormatFn,
+  format: FormatFn<LogRequest, LogResponse>,
   policy: RedactPolicy,
   objectMode: boolean,
-): FormatFn {
+): FormatFn<LogRequest, LogResponse> {
   const spec = specs.get(format);
   if (spec === undefined) return format;
   return objectMode ? instantiate(spec, policy, true) : linesFor(spec, policy);

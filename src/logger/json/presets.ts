@@ -6,7 +6,6 @@
 //   ecs:  Elastic Common Schema (https://www.elastic.co/guide/en/ecs/current/), with the three
 //         fields ecs-logging requires first: @timestamp, log.level, message.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failureOf } from '../../failures.js';
 import { traceFlagsText } from '../core/active-span.js';
 import { bodyBytes } from '../core/body-bytes.js';
@@ -16,7 +15,7 @@ import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
 import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
-import type { JsonFields, TokenFn } from '../types.js';
+import type { JsonFields, LogRequest, LogResponse, TokenFn } from '../types.js';
 import {
   builtinText,
   integerText,
@@ -35,7 +34,7 @@ const ECS_VERSION = '8.11.0';
  * The severity of a finished request: a 5xx is the server's failure, a 4xx the client's, and
  * a request that ended before any response was sent (the client went away) is worth a look.
  */
-function levelOf(res: ServerResponse): 'info' | 'warn' | 'error' {
+function levelOf(res: LogResponse): 'info' | 'warn' | 'error' {
   const status = statusCodeOf(res);
   if (status === undefined) return 'warn';
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
@@ -48,7 +47,7 @@ const levelText: TextFn = (_req, res) => LEVEL_TEXT[levelOf(res)];
 const level = declareFieldTokens((_tokens, _req, res) => levelOf(res), ['status'], levelText);
 
 /** The status code as text, once the response's head is out (or it was answered late). */
-function statusOf(res: ServerResponse): string | undefined {
+function statusOf(res: LogResponse): string | undefined {
   const status = statusCodeOf(res);
   return status === undefined ? undefined : String(status);
 }
@@ -80,7 +79,7 @@ function messageTail(status: string | undefined, ms: number | undefined): string
  * A short human line: `GET /users/42 200 12.3 ms`, read from the request itself. The query is
  * left out (it may hold secrets).
  */
-function messageOf(req: IncomingMessage, res: ServerResponse): string {
+function messageOf(req: LogRequest, res: LogResponse): string {
   return `${req.method} ${urlPath(req)}${messageTail(statusOf(res), lineDuration(req, res))}`;
 }
 
@@ -233,7 +232,7 @@ function withString(line: string, open: string, value: unknown): string {
   return typeof value === 'string' && value !== '' ? `${line}${open}${encodeInner(value)}"` : line;
 }
 
-const remoteAddress = builtinTokens['remote-addr'] as TokenFn;
+const remoteAddress = builtinTokens['remote-addr'] as TokenFn<LogRequest, LogResponse>;
 
 /**
  * A preset's line written straight, field after field, for one redaction policy: what the

@@ -30,7 +30,7 @@ import { lineTime, startLine } from '../json/builtins.js';
 import { isJsonFormat, lineFields } from '../json/format.js';
 import { jsonPresets } from '../json/presets.js';
 import { tokenNamesOf } from '../text/compile.js';
-import type { FormatFn, Tokens } from '../types.js';
+import type { FormatFn, LogRequest, LogResponse, Tokens } from '../types.js';
 
 /** The part of an OpenTelemetry `Logger` used here. */
 interface OtelLogger {
@@ -88,7 +88,7 @@ export function otelOff(option: unknown): boolean {
 /** The `otel` option resolved: undefined when off; a `TypeError` when it cannot work. */
 export function resolveOtel(
   option: unknown,
-  format: FormatFn,
+  format: FormatFn<LogRequest, LogResponse>,
   policy: RedactPolicy,
 ): OtelOutput | undefined {
   if (otelOff(option)) return undefined;
@@ -117,7 +117,7 @@ function globalLogger(): OtelLogger {
 
 function recordsThrough(
   logger: OtelLogger,
-  format: FormatFn,
+  format: FormatFn<LogRequest, LogResponse>,
   policy: RedactPolicy,
   global: boolean,
 ): OtelOutput {

@@ -3,7 +3,6 @@
 // `new Function` from it), so a format string cannot inject code, and the logger runs under
 // `node --disallow-code-generation-from-strings`.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeLogField, isEscapedCopy } from '../core/escape.js';
 import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
 import { policyOfTokens } from '../core/redacting-registry.js';
@@ -11,7 +10,7 @@ import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/tok
 import { boundBuiltin, NOTHING_TO_ESCAPE, referrerHeader } from '../core/tokens.js';
 import { fullUrl } from '../core/url-parts.js';
 import { warnOncePerKey } from '../core/warnings.js';
-import type { CompiledFormatFn, TokenFn, Tokens } from '../types.js';
+import type { CompiledFormatFn, LogRequest, LogResponse, TokenFn, Tokens } from '../types.js';
 
 /**
  * A token reference, as morgan matches it:
@@ -54,7 +53,7 @@ export function parseFormat(format: string): FormatPart[] {
   return parts;
 }
 
-type AnyTokenFn = TokenFn<IncomingMessage, ServerResponse>;
+type AnyTokenFn = TokenFn<LogRequest, LogResponse>;
 
 /**
  * The token a format function was given under `name`, or, when that object has none (a caller
@@ -72,8 +71,8 @@ function renderToken(
   fn: AnyTokenFn | undefined,
   tokens: Tokens | null | undefined,
   part: TokenPart,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: LogRequest,
+  res: LogResponse,
 ): string {
   if (fn === undefined) {
     // morgan throws on every request here; a typo in a format must not take a server down.
@@ -115,7 +114,7 @@ function renderToken(
 }
 
 /** One step of a line made with the registry: literal text, or a part rendered to text. */
-type Step = string | ((req: IncomingMessage, res: ServerResponse) => string);
+type Step = string | ((req: LogRequest, res: LogResponse) => string);
 
 /**
  * A built-in token's value as a line writes it: what the registry's wrapper would give
@@ -132,7 +131,7 @@ export function builtinText(value: unknown, mayNeedEscaping: boolean): string {
 }
 
 /** Built-ins whose text is a URL, masked and escaped in one pass (`urlText`), from the URL as sent. */
-const URL_TOKENS: Readonly<Record<string, (req: IncomingMessage) => string | undefined>> = {
+const URL_TOKENS: Readonly<Record<string, (req: LogRequest) => string | undefined>> = {
   url: fullUrl,
   referrer: referrerHeader,
 };
@@ -151,7 +150,7 @@ function builtinStep(
 ): Step {
   const value = boundBuiltin(part.name, part.arg, policy);
   const urlOf = Object.hasOwn(URL_TOKENS, part.name) ? URL_TOKENS[part.name] : undefined;
-  const fallback = (req: IncomingMessage, res: ServerResponse) =>
+  const fallback = (req: LogRequest, res: LogResponse) =>
     // The registered wrapper calls it again, warns once per token and gives "-".
     renderToken(findToken(tokens, part.name), tokens, part, req, res);
   if (urlOf !== undefined) {
@@ -214,7 +213,7 @@ export function declareTokenNames(format: Function, names: readonly string[]): v
 }
 
 /** Compiles a format string into a format function `(tokens, req, res) => line`. */
-export function compile(format: string): CompiledFormatFn {
+export function compile(format: string): CompiledFormatFn<LogRequest, LogResponse> {
   if (typeof format !== 'string') {
     throw new TypeError('argument format must be a string');
   }
@@ -243,8 +242,8 @@ export function compile(format: string): CompiledFormatFn {
   };
   const compiled = function compiledFormat(
     tokens: Tokens,
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: LogRequest,
+    res: LogResponse,
   ): string {
     let line = '';
     const policy = tokens === tokenRegistry ? DEFAULT_POLICY : policyOfTokens(tokens);

@@ -13,7 +13,6 @@
 // and warns once; the tokens called here read only the request and the response, so calling
 // them again there changes nothing.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loggedUser } from '../core/basic-auth.js';
 import { formatDate } from '../core/clf-date.js';
 import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
@@ -30,11 +29,11 @@ import {
   status as statusToken,
 } from '../core/tokens.js';
 import { fullUrl } from '../core/url-parts.js';
-import type { FormatFn, Tokens } from '../types.js';
+import type { FormatFn, LogRequest, LogResponse, Tokens } from '../types.js';
 import { builtinText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
 
-type Request = IncomingMessage;
-type Response = ServerResponse;
+type Request = LogRequest;
+type Response = LogResponse;
 /** A predefined line for a redaction policy. */
 type Line = (policy: RedactPolicy, req: Request, res: Response) => string;
 
@@ -144,7 +143,7 @@ export const predefinedLines = { common, combined, short, tiny, devPlain, devCol
  * The format function of a predefined format: `line` (for the logger's redaction policy)
  * when it writes what `format` compiled would, the compiled format otherwise. Declares the format's tokens, as `compile` does.
  */
-export function directFormat(format: string, line: Line): FormatFn {
+export function directFormat(format: string, line: Line): FormatFn<LogRequest, LogResponse> {
   const compiled = compile(format);
   const names = tokenNamesOf(compiled) ?? [];
   let checkedAt = -1;

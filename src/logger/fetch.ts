@@ -1,0 +1,343 @@
+// The fetch door: `fetchLogger(format, options)` wraps a `(request, ...rest) => Response`
+// handler (Bun, Deno, Cloudflare Workers, Next.js route handlers, srvx, Hono's `app.fetch`)
+// and writes one line per request with the same formats, tokens, JSON fields, redaction and
+// OpenTelemetry records as the Node middleware. The core reads the line model (`LogRequest`,
+// `LogResponse` in types.ts); this file fills it from a Web `Request` and `Response`:
+//   - on arrival, a `FetchRequest` view: method, path and query, a lower-case headers object
+//     (made on first read), the client's address from what the runtime handed the handler;
+//   - when the handler's Response comes, a `FetchResponse` view: its status and headers, the
+//     head time (`:response-time`);
+//   - the line, when the body has been delivered (the last chunk read) or cancelled (the
+//     client went away): the body is passed through a stream that counts its bytes, in a new
+//     Response with the original's status and headers (so a Content-Length stays announced).
+// A Response with no body, to HEAD, or with a status that has none (1xx, 204, 304) is logged
+// at once and returned as it is, as is one the platform makes specially (a WebSocket upgrade,
+// 101, which `new Response` cannot copy).
+
+import { failureOf, recordFailure } from '../failures.js';
+import { captureContext } from './core/active-span.js';
+import { clock, Exchange } from './core/timing.js';
+import type {
+  FetchLog,
+  FetchLoggerMiddleware,
+  FetchLogRequest,
+  FetchLogResponse,
+  FetchMiddlewareContext,
+  LogStream,
+} from './types.js';
+import { type LineWriter, lineWriter } from './writer.js';
+
+/** The Web `Request` seen through the line model (types.ts: `FetchLogRequest`). */
+class FetchRequest implements FetchLogRequest {
+  declare readonly request: Request;
+  declare readonly method: string;
+  declare readonly url: string;
+  declare readonly httpVersionMajor: number;
+  declare readonly httpVersionMinor: number;
+  declare readonly ip: string | undefined;
+  declare private lowerCased: Record<string, string | undefined> | undefined;
+
+  constructor(request: Request, ip: string | undefined, node: NodeRequest | undefined) {
+    this.request = request;
+    this.method = request.method;
+    this.url = targetOf(request.url);
+    this.httpVersionMajor = node?.httpVersionMajor ?? 1;
+    this.httpVersionMinor = node?.httpVersionMinor ?? 1;
+    this.ip = ip;
+    this.lowerCased = undefined;
+  }
+
+  /** `request.headers` as node:http keys them (Headers iterate lower-case, repeats joined). */
+  get headers(): Readonly<Record<string, string | undefined>> {
+    if (this.lowerCased === undefined) {
+      // No prototype: a `:req[constructor]` finds no Object method.
+      const headers: Record<string, string | undefined> = Object.create(null);
+      for (const [name, value] of this.request.headers) headers[name] = value;
+      this.lowerCased = headers;
+    }
+    return this.lowerCased;
+  }
+}
+
+/** The handler's answer seen through the line model (types.ts: `FetchLogResponse`). */
+class FetchResponse implements FetchLogResponse {
+  declare statusCode: number;
+  declare headersSent: boolean;
+  declare writableEnded: boolean;
+  declare writableFinished: boolean;
+  declare response: Response | undefined;
+
+  constructor() {
+    this.statusCode = 200;
+    this.headersSent = false;
+    this.writableEnded = false;
+    this.writableFinished = false;
+    this.response = undefined;
+  }
+
+  getHeader(name: string): string | undefined {
+    return this.response?.headers.get(name) ?? undefined;
+  }
+}
+
+/** `scheme "://" authority`, before the path of an absolute URL (what `request.url` is). */
+const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/** The request target as node:http's `req.url` has it: path and query of the absolute URL. */
+function targetOf(url: string): string {
+  const origin = ORIGIN.exec(url);
+  if (origin === null) return url;
+  const target = url.slice(origin[0].length);
+  return target === '' ? '/' : target;
+}
+
+/** What an adapter on Node hands over of Node's own request (its version, its socket). */
+interface NodeRequest {
+  readonly httpVersionMajor?: number;
+  readonly httpVersionMinor?: number;
+  readonly socket?: { readonly remoteAddress?: string | undefined } | null;
+}
+
+/** Node's request under @hono/node-server (`env.incoming`) or srvx (`request.runtime.node.req`). */
+function nodeRequestOf(request: Request, second: unknown): NodeRequest | undefined {
+  const incoming = (second as { incoming?: NodeRequest } | null | undefined)?.incoming;
+  if (typeof incoming === 'object' && incoming !== null) return incoming;
+  const runtime = (request as { runtime?: { node?: { req?: NodeRequest } } }).runtime;
+  const req = runtime?.node?.req;
+  return typeof req === 'object' && req !== null ? req : undefined;
+}
+
+/**
+ * Whether this is Cloudflare's workerd, where `CF-Connecting-IP` is set by Cloudflare's edge
+ * and cannot come from the client. Anywhere else that header is whatever the client sent.
+ */
+const onWorkerd =
+  (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent ===
+  'Cloudflare-Workers';
+
+/** A non-empty string, or undefined. */
+function address(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The client's address as the runtime gave it to the handler: srvx's `request.ip`, Bun's
+ * `server.requestIP(request)` (the second argument), Deno's `info.remoteAddr` (likewise),
+ * @hono/node-server's Node request (`env.incoming`), Cloudflare's `CF-Connecting-IP` on
+ * workerd only. Never a forwarding header a client could forge.
+ */
+function runtimeAddress(request: Request, second: unknown, node: NodeRequest | undefined) {
+  const ip = address((request as { ip?: unknown }).ip);
+  if (ip !== undefined) return ip;
+  if (typeof second === 'object' && second !== null) {
+    const { requestIP, remoteAddr } = second as { requestIP?: unknown; remoteAddr?: unknown };
+    if (typeof requestIP === 'function') {
+      const found = requestIP.call(second, request) as { address?: unknown } | null | undefined;
+      return address(found?.address);
+    }
+    if (typeof remoteAddr === 'object' && remoteAddr !== null) {
+      return address((remoteAddr as { hostname?: unknown }).hostname);
+    }
+  }
+  const socket = address(node?.socket?.remoteAddress);
+  if (socket !== undefined) return socket;
+  return onWorkerd ? address(request.headers.get('cf-connecting-ip')) : undefined;
+}
+
+/** Statuses whose response has no body (RFC 9110, section 6.4.1), and 101, which has none. */
+function hasNoBody(method: string, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304 || status < 200;
+}
+
+/** The default stream: standard output where there is one, else the console (workerd). */
+function defaultStream(): LogStream {
+  const stdout = (globalThis as { process?: { stdout?: LogStream } }).process?.stdout;
+  if (stdout !== undefined && typeof stdout.write === 'function') return stdout;
+  return {
+    write(line: string) {
+      console.log(line.endsWith('\n') ? line.slice(0, -1) : line);
+      return true;
+    },
+  };
+}
+
+type AddressOption = (request: Request, ...rest: unknown[]) => string | null | undefined;
+
+/** The one request's exchange, and what the door does with it. */
+class FetchExchange {
+  readonly req: FetchRequest;
+  readonly res: FetchResponse;
+  readonly exchange: Exchange;
+  readonly writer: LineWriter;
+  /** Whether the line was written (a body both ending and cancelled gives one line). */
+  private logged: boolean;
+
+  constructor(
+    writer: LineWriter,
+    request: Request,
+    rest: readonly unknown[],
+    given?: AddressOption,
+  ) {
+    const second = rest[0];
+    const node = nodeRequestOf(request, second);
+    const ip =
+      given === undefined
+        ? runtimeAddress(request, second, node)
+        : address(given(request, ...rest) ?? undefined);
+    this.req = new FetchRequest(request, ip, node);
+    this.res = new FetchResponse();
+    this.writer = writer;
+    this.exchange = new Exchange(this.req, this.res, clock(), ip);
+    if (writer.needs.span || writer.callsApplication()) this.exchange.context = captureContext();
+    this.logged = false;
+  }
+
+  /** Writes the line, once. A failure recorded on the Web `Request` is the line's too. */
+  line(): void {
+    if (this.logged) return;
+    this.logged = true;
+    const failure = failureOf(this.req.request);
+    if (failure !== undefined) recordFailure(this.req, failure);
+    this.writer.log(this.exchange);
+  }
+
+  /** The head is out: the handler answered (or threw). */
+  private head(status: number, response: Response | undefined): void {
+    const { exchange, res } = this;
+    exchange.headWritten = true;
+    exchange.headAt = clock();
+    res.statusCode = status;
+    res.response = response;
+    res.headersSent = true;
+  }
+
+  /** The handler threw: the line says 500, what every runtime answers with then. */
+  failed(err: unknown): void {
+    this.head(500, undefined);
+    this.res.writableEnded = true;
+    if (failureOf(this.req.request) === undefined) recordFailure(this.req.request, err);
+    this.line();
+  }
+
+  /** The handler answered: the Response to hand to the runtime, its body watched. */
+  answered(response: Response): Response {
+    if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
+      // Not a Response: the runtime fails the request with a 500.
+      this.failed(new TypeError('the handler did not return a Response'));
+      return response;
+    }
+    this.head(response.status, response);
+    const body = response.body;
+    if (body === null || hasNoBody(this.req.method, response.status) || response.status > 599) {
+      // No body sent: its size is 0, as node:http's for a response ended without one.
+      if (body === null) this.exchange.meter = { counting: true, bytes: 0, ending: false };
+      this.res.writableEnded = true;
+      this.res.writableFinished = true;
+      this.line();
+      return response;
+    }
+    const counted = response.headers.has('content-length')
+      ? undefined
+      : { counting: true, bytes: 0, ending: false };
+    this.exchange.meter = counted;
+    const reader = body.getReader();
+    // Pulled as the runtime reads, one chunk at a time: the last read is the delivery.
+    const watched = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          let chunk: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            chunk = await reader.read();
+          } catch (err) {
+            controller.error(err);
+            this.line();
+            return;
+          }
+          if (chunk.done) {
+            controller.close();
+            this.res.writableEnded = true;
+            this.res.writableFinished = true;
+            this.line();
+            return;
+          }
+          if (counted !== undefined) counted.bytes += chunk.value.byteLength;
+          controller.enqueue(chunk.value);
+        },
+        cancel: (reason) => {
+          this.line();
+          return reader.cancel(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(watched, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** `fetchLogger(format, options)`: see the header of this file and docs/web.md. */
+export function fetchLogger(format: unknown, options?: unknown): FetchLog {
+  const writer = lineWriter(format, options, defaultStream);
+  const given = (options as { remoteAddress?: unknown } | null | undefined)?.remoteAddress;
+  if (given !== undefined && given !== null && typeof given !== 'function') {
+    throw new TypeError('option remoteAddress must be a function');
+  }
+  const addressOf = typeof given === 'function' ? (given as AddressOption) : undefined;
+
+  function start(request: Request, rest: readonly unknown[]): FetchExchange {
+    const exchange = new FetchExchange(writer, request, rest, addressOf);
+    if (writer.immediate) exchange.line();
+    return exchange;
+  }
+
+  function wrap(handler: (request: Request, ...rest: unknown[]) => unknown) {
+    if (typeof handler !== 'function') throw new TypeError('argument handler must be a function');
+    return function logged(this: unknown, request: Request, ...rest: unknown[]): unknown {
+      const exchange = start(request, rest);
+      if (writer.immediate) return handler.call(this, request, ...rest);
+      let result: unknown;
+      try {
+        result = handler.call(this, request, ...rest);
+      } catch (err) {
+        exchange.failed(err);
+        throw err;
+      }
+      if (!isThenable(result)) return exchange.answered(result as Response);
+      return Promise.resolve(result).then(
+        (response) => exchange.answered(response as Response),
+        (err: unknown) => {
+          exchange.failed(err);
+          throw err;
+        },
+      );
+    };
+  }
+
+  const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
+    const exchange = start(c.req.raw, [c.env]);
+    if (writer.immediate) return next();
+    try {
+      await next();
+    } catch (err) {
+      exchange.failed(err);
+      throw err;
+    }
+    const response = c.res;
+    const watched = exchange.answered(response);
+    // Hono copies a Response it is given: only a watched body is worth replacing the answer.
+    if (watched !== response) c.res = watched;
+  };
+
+  return Object.assign(wrap, { middleware }) as unknown as FetchLog;
+}
