@@ -32,7 +32,13 @@ export async function serveFetch(
         server.close(() => resolve());
       });
   } else {
-    const srvx = serve({ fetch: fetch as never, port: 0, hostname: '127.0.0.1', silent: true });
+    const srvx = serve({
+      fetch: fetch as never,
+      port: 0,
+      hostname: '127.0.0.1',
+      silent: true,
+      gracefulShutdown: false,
+    });
     await srvx.ready();
     server = srvx.node?.server as http.Server;
     port = (server.address() as AddressInfo).port;
