@@ -19,6 +19,7 @@ import { captureContext } from './core/active-span.js';
 import { clock, Exchange } from './core/timing.js';
 import type {
   FetchLog,
+  FetchLoggerFactory,
   FetchLoggerMiddleware,
   FetchLogRequest,
   FetchLogResponse,
@@ -287,7 +288,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** `fetchLogger(format, options)`: see the header of this file and docs/web.md. */
-export function fetchLogger(format: unknown, options?: unknown): FetchLog {
+export const fetchLogger: FetchLoggerFactory = function fetchLogger(
+  format: unknown,
+  options?: unknown,
+): FetchLog {
   const writer = lineWriter(format, options, defaultStream);
   const given = (options as { remoteAddress?: unknown } | null | undefined)?.remoteAddress;
   if (given !== undefined && given !== null && typeof given !== 'function') {
@@ -340,4 +344,4 @@ export function fetchLogger(format: unknown, options?: unknown): FetchLog {
   };
 
   return Object.assign(wrap, { middleware }) as unknown as FetchLog;
-}
+};
