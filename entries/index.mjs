@@ -2,6 +2,7 @@ import httpware from '../dist/index.cjs';
 
 export const {
   logger,
+  fetchLogger,
   parsers,
   requestId,
   recordError,

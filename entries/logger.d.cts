@@ -24,6 +24,17 @@ declare namespace logger {
   >;
   export type JsonFields<Req = IncomingMessage, Res = ServerResponse> = types.JsonFields<Req, Res>;
   export type JsonFormatFactory = types.JsonFormatFactory;
+  export type LogRequest = types.LogRequest;
+  export type LogResponse = types.LogResponse;
+  export type FetchHandler = types.FetchHandler;
+  export type FetchLog = types.FetchLog;
+  export type FetchLoggerFactory = types.FetchLoggerFactory;
+  export type FetchLoggerMiddleware = types.FetchLoggerMiddleware;
+  export type FetchLoggerOptions = types.FetchLoggerOptions;
+  export type FetchLogRequest = types.FetchLogRequest;
+  export type FetchLogResponse = types.FetchLogResponse;
+  export type FetchMiddlewareContext = types.FetchMiddlewareContext;
+  export type FetchTokenFn = types.FetchTokenFn;
   export type LogStream = types.LogStream;
   export type Logger = types.Logger;
   export type Next = types.Next;

@@ -13,7 +13,7 @@ export type {
   ValidationIssue,
 } from './errors.js';
 export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
-export { logger, recordError, redactDefaults, requestId } from './logger/index.js';
+export { fetchLogger, logger, recordError, redactDefaults, requestId } from './logger/index.js';
 export type * from './logger/types.js';
 export type { Next } from './middleware.js';
 export { parsers } from './parsers/index.js';

@@ -9,6 +9,7 @@ const require = createRequire(import.meta.url);
 const rootExports = [
   'HttpwareError',
   'errorKinds',
+  'fetchLogger',
   'isHttpwareError',
   'logger',
   'parsers',
@@ -32,6 +33,7 @@ test('the logger entry is the logger function, with token, compile, format, json
   assert.deepEqual(Object.keys(esm).sort(), [
     'compile',
     'default',
+    'fetchLogger',
     'format',
     'logger',
     'recordError',
@@ -40,10 +42,18 @@ test('the logger entry is the logger function, with token, compile, format, json
   ]);
   assert.equal(esm.default, cjs);
   assert.deepEqual(
-    [esm.compile, esm.format, esm.token, esm.recordError, esm.redactDefaults],
-    [cjs.compile, cjs.format, cjs.token, cjs.recordError, cjs.redactDefaults],
+    [esm.compile, esm.format, esm.token, esm.recordError, esm.redactDefaults, esm.fetchLogger],
+    [cjs.compile, cjs.format, cjs.token, cjs.recordError, cjs.redactDefaults, cjs.fetchLogger],
   );
-  for (const member of ['token', 'compile', 'format', 'json', 'requestId', 'recordError']) {
+  for (const member of [
+    'token',
+    'compile',
+    'format',
+    'json',
+    'requestId',
+    'recordError',
+    'fetchLogger',
+  ]) {
     assert.equal(typeof cjs[member], 'function');
   }
   assert.deepEqual(Object.keys((cjs.json as { presets: object }).presets).sort(), ['ecs', 'json']);
