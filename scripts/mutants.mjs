@@ -10,6 +10,7 @@ const LOGGER = ['test/logger/', 'test/unit/logger'];
 const READ = 'src/parsers/read-body.ts';
 const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
+const WRITER = 'src/logger/writer.ts';
 const SCHEMA = 'src/parsers/schema.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
@@ -415,7 +416,7 @@ export const mutants = [
   ),
   hostile(
     "values: a verbatim logger's setting outlives its line",
-    LOG,
+    WRITER,
     '          verbatimMessages(previous);',
     '          verbatimMessages(true);',
     ['test/logger/error-fields'],
@@ -629,16 +630,16 @@ export const mutants = [
     '  if (loggersMade < 2) {\n    res.on(',
     '  if (true) {\n    res.on(',
   ),
-  logger('skip: a throwing skip throws', LOG, '      skipFailed(err);', '      throw err;'),
+  logger('skip: a throwing skip throws', WRITER, '      skipFailed(err);', '      throw err;'),
   logger(
     'format: a throwing format throws',
-    LOG,
+    WRITER,
     '        formatFailed(err);\n        return;',
     '        throw err;',
   ),
   logger(
     'stream: a throwing write throws',
-    LOG,
+    WRITER,
     '      writeFailed(err);\n    }\n  }',
     '      throw err;\n    }\n  }',
   ),
@@ -991,5 +992,19 @@ export const mutants = [
       '    this.cleanup();',
     ),
     'test/hostile/memory',
+  ),
+  hostile(
+    'fetch-address: CF-Connecting-IP trusted off workerd',
+    'src/logger/fetch.ts',
+    "  return onWorkerd ? address(request.headers.get('cf-connecting-ip')) : undefined;",
+    "  return address(request.headers.get('cf-connecting-ip'));",
+    ['test/hostile/fetch-remote-addr', 'test/web/'],
+  ),
+  hostile(
+    'fetch-address: the header before what the runtime gave',
+    'src/logger/fetch.ts',
+    '  const ip = address((request as { ip?: unknown }).ip);',
+    "  const ip = address(request.headers.get('cf-connecting-ip') ?? (request as { ip?: unknown }).ip);",
+    ['test/hostile/fetch-remote-addr', 'test/web/'],
   ),
 ];

@@ -327,13 +327,6 @@ describe('fetchLogger and the client address', () => {
     assert.equal(addressLine([{ remoteAddr: { hostname: '10.4.5.6', port: 1 } }]), '10.4.5.6');
   });
 
-  it('is never a CF-Connecting-IP header outside Cloudflare Workers', () => {
-    const request = new Request('http://localhost/', {
-      headers: { 'cf-connecting-ip': '6.6.6.6', 'x-forwarded-for': '6.6.6.6' },
-    });
-    assert.equal(addressLine([], request), '-');
-  });
-
   it('is what the remoteAddress option returns, given the handler arguments', () => {
     const env = { ip: '10.7.8.9' };
     const line = addressLine([env], undefined, {
