@@ -16,6 +16,11 @@
 
 import { failureOf, recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
+import {
+  isValidRequestId,
+  type ResolvedRequestIdOptions,
+  resolveRequestIdOptions,
+} from './core/request-id.js';
 import { clock, Exchange } from './core/timing.js';
 import type {
   FetchLog,
@@ -36,6 +41,7 @@ class FetchRequest implements FetchLogRequest {
   declare readonly httpVersionMajor: number;
   declare readonly httpVersionMinor: number;
   declare readonly ip: string | undefined;
+  declare id: string | undefined;
   declare private lowerCased: Record<string, string | undefined> | undefined;
 
   constructor(request: Request, ip: string | undefined, node: NodeRequest | undefined) {
@@ -45,6 +51,7 @@ class FetchRequest implements FetchLogRequest {
     this.httpVersionMajor = node?.httpVersionMajor ?? 1;
     this.httpVersionMinor = node?.httpVersionMinor ?? 1;
     this.ip = ip;
+    this.id = undefined;
     this.lowerCased = undefined;
   }
 
@@ -67,6 +74,8 @@ class FetchResponse implements FetchLogResponse {
   declare writableEnded: boolean;
   declare writableFinished: boolean;
   declare response: Response | undefined;
+  /** The headers answered with: the Response's, or a copy with the request id. */
+  declare sentHeaders: Headers | undefined;
 
   constructor() {
     this.statusCode = 200;
@@ -74,10 +83,11 @@ class FetchResponse implements FetchLogResponse {
     this.writableEnded = false;
     this.writableFinished = false;
     this.response = undefined;
+    this.sentHeaders = undefined;
   }
 
   getHeader(name: string): string | undefined {
-    return this.response?.headers.get(name) ?? undefined;
+    return this.sentHeaders?.get(name) ?? undefined;
   }
 }
 
@@ -170,6 +180,8 @@ class FetchExchange {
   readonly res: FetchResponse;
   readonly exchange: Exchange;
   readonly writer: LineWriter;
+  /** The `requestId` option resolved, when it is on. */
+  readonly ids: ResolvedRequestIdOptions | undefined;
   /** Whether the line was written (a body both ending and cancelled gives one line). */
   private logged: boolean;
 
@@ -177,7 +189,8 @@ class FetchExchange {
     writer: LineWriter,
     request: Request,
     rest: readonly unknown[],
-    given?: AddressOption,
+    given: AddressOption | undefined,
+    ids: ResolvedRequestIdOptions | undefined,
   ) {
     const second = rest[0];
     const node = nodeRequestOf(request, second);
@@ -186,6 +199,12 @@ class FetchExchange {
         ? runtimeAddress(request, second, node)
         : address(given(request, ...rest) ?? undefined);
     this.req = new FetchRequest(request, ip, node);
+    this.ids = ids;
+    if (ids !== undefined) {
+      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID.
+      const incoming = ids.trust ? request.headers.get(ids.header) : undefined;
+      this.req.id = isValidRequestId(incoming) ? incoming : crypto.randomUUID();
+    }
     this.res = new FetchResponse();
     this.writer = writer;
     this.exchange = new Exchange(this.req, this.res, clock(), ip);
@@ -203,18 +222,19 @@ class FetchExchange {
   }
 
   /** The head is out: the handler answered (or threw). */
-  private head(status: number, response: Response | undefined): void {
+  private head(status: number, response?: Response, headers?: Headers): void {
     const { exchange, res } = this;
     exchange.headWritten = true;
     exchange.headAt = clock();
     res.statusCode = status;
     res.response = response;
+    res.sentHeaders = headers;
     res.headersSent = true;
   }
 
   /** The handler threw: the line says 500, what every runtime answers with then. */
   failed(err: unknown): void {
-    this.head(500, undefined);
+    this.head(500);
     this.res.writableEnded = true;
     if (failureOf(this.req.request) === undefined) recordFailure(this.req.request, err);
     this.line();
@@ -227,15 +247,20 @@ class FetchExchange {
       this.failed(new TypeError('the handler did not return a Response'));
       return response;
     }
-    this.head(response.status, response);
+    const status = response.status;
     const body = response.body;
-    if (body === null || hasNoBody(this.req.method, response.status) || response.status > 599) {
+    // A status `new Response` cannot copy (a WebSocket upgrade's 101) is left as it is.
+    const copyable = status >= 200 && status <= 599;
+    const headers = this.headersOf(response, copyable);
+    this.head(status, response, headers);
+    if (body === null || !copyable || hasNoBody(this.req.method, status)) {
       // No body sent: its size is 0, as node:http's for a response ended without one.
       if (body === null) this.exchange.meter = { counting: true, bytes: 0, ending: false };
       this.res.writableEnded = true;
       this.res.writableFinished = true;
       this.line();
-      return response;
+      if (headers === response.headers) return response;
+      return new Response(body, { status, statusText: response.statusText, headers });
     }
     const counted = response.headers.has('content-length')
       ? undefined
@@ -271,11 +296,19 @@ class FetchExchange {
       },
       { highWaterMark: 0 },
     );
-    return new Response(watched, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return new Response(watched, { status, statusText: response.statusText, headers });
+  }
+
+  /**
+   * The headers to answer with: the Response's own, or a copy with the request id (as the
+   * requestId middleware sets it) when the option is on and the Response can be copied.
+   */
+  private headersOf(response: Response, copyable: boolean): Headers {
+    const id = this.req.id;
+    if (this.ids === undefined || id === undefined || !copyable) return response.headers;
+    const headers = new Headers(response.headers);
+    headers.set(this.ids.header, id);
+    return headers;
   }
 }
 
@@ -298,9 +331,14 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
     throw new TypeError('option remoteAddress must be a function');
   }
   const addressOf = typeof given === 'function' ? (given as AddressOption) : undefined;
+  const idOption = (options as { requestId?: unknown } | null | undefined)?.requestId;
+  const ids =
+    idOption === undefined || idOption === null || idOption === false
+      ? undefined
+      : resolveRequestIdOptions(idOption === true ? undefined : idOption);
 
   function start(request: Request, rest: readonly unknown[]): FetchExchange {
-    const exchange = new FetchExchange(writer, request, rest, addressOf);
+    const exchange = new FetchExchange(writer, request, rest, addressOf, ids);
     if (writer.immediate) exchange.line();
     return exchange;
   }

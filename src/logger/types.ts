@@ -53,6 +53,8 @@ export interface FetchLogRequest extends LogRequest {
   readonly httpVersionMinor: number;
   /** The client's address as the runtime gave it (see docs/web.md), or undefined. */
   readonly ip: string | undefined;
+  /** The request id, with the `requestId` option (`:request-id`); else undefined. */
+  readonly id: string | undefined;
   /** The Web `Request` the handler received. */
   readonly request: Request;
 }
@@ -387,6 +389,12 @@ export interface FetchLoggerOptions
    * what the runtime gives (docs/web.md). Returning undefined writes `-`.
    */
   remoteAddress?: ((request: Request, ...rest: unknown[]) => string | null | undefined) | undefined;
+  /**
+   * Gives each request an id, as the requestId middleware does on Node: a valid incoming one
+   * (`X-Request-Id` by default) or a new UUID, logged by `:request-id` and sent back in the
+   * response's header. `true` for the defaults; off by default.
+   */
+  requestId?: boolean | RequestIdOptions | null | undefined;
 }
 
 /** `fetchLogger(format, options)`: a logger for fetch handlers, one line per request. */

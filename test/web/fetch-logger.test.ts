@@ -277,6 +277,41 @@ describe('fetchLogger options and tokens', () => {
     assert.deepEqual(capture.lines, ['/?api_key=REDACTED&page=2 Bearer [REDACTED]']);
   });
 
+  it('keeps a valid incoming request id with requestId, logs it and sends it back', async () => {
+    const capture = captureLines();
+    const log = fetchLogger(':request-id', { stream: capture.stream, requestId: true });
+    const response = await log((_request: Request) => new Response('ok'))(
+      new Request('http://localhost/', { headers: { 'x-request-id': 'checkout-7f3a' } }),
+    );
+    assert.equal(response.headers.get('x-request-id'), 'checkout-7f3a');
+    await response.text();
+    assert.deepEqual(capture.lines, ['checkout-7f3a']);
+  });
+
+  it('gives a request whose id is malformed a new UUID, with requestId', () => {
+    const capture = captureLines();
+    const log = fetchLogger(':request-id', {
+      stream: capture.stream,
+      requestId: { header: 'x-correlation-id' },
+    });
+    const response = log((_request: Request) => new Response(null))(
+      new Request('http://localhost/', { headers: { 'x-correlation-id': '../etc' } }),
+    );
+    const id = response.headers.get('x-correlation-id');
+    assert.match(id ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.deepEqual(capture.lines, [id]);
+  });
+
+  it('gives no request id without the requestId option', () => {
+    const capture = captureLines();
+    const log = fetchLogger(':request-id', { stream: capture.stream });
+    const response = log((_request: Request) => new Response(null))(
+      new Request('http://localhost/', { headers: { 'x-request-id': 'abc' } }),
+    );
+    assert.equal(response.headers.get('x-request-id'), null);
+    assert.deepEqual(capture.lines, ['-']);
+  });
+
   it('refuses a remoteAddress option that is not a function', () => {
     assert.throws(
       () => fetchLogger('tiny', { remoteAddress: 'x' as never }),

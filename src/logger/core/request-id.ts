@@ -22,13 +22,13 @@ const VALID_ID = /^(?!\.)(?!.*\.\.)[A-Za-z0-9._:=+@-]{1,128}$/;
 /** `field-name = token` (RFC 9110, section 5.1). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-interface ResolvedRequestIdOptions {
+export interface ResolvedRequestIdOptions {
   /** Lower-case, as node:http keys `req.headers`. */
   readonly header: string;
   readonly trust: boolean;
 }
 
-function resolveRequestIdOptions(options: unknown): ResolvedRequestIdOptions {
+export function resolveRequestIdOptions(options: unknown): ResolvedRequestIdOptions {
   if (options === undefined || options === null) return { header: 'x-request-id', trust: true };
   if (typeof options !== 'object') throw new TypeError('argument options must be an object');
   const { header = 'x-request-id', trust = true } = options as Record<string, unknown>;
