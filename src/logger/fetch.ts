@@ -14,6 +14,7 @@
 // at once and returned as it is, as is one the platform makes specially (a WebSocket upgrade,
 // 101, which `new Response` cannot copy).
 
+import { AsyncResource } from 'node:async_hooks';
 import { failureOf, recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import {
@@ -184,6 +185,8 @@ class FetchExchange {
   readonly ids: ResolvedRequestIdOptions | undefined;
   /** Whether the line was written (a body both ending and cancelled gives one line). */
   private logged: boolean;
+  /** The async context of the call, when the line may run the application's code. */
+  private readonly scope: AsyncResource | undefined;
 
   constructor(
     writer: LineWriter,
@@ -208,7 +211,14 @@ class FetchExchange {
     this.res = new FetchResponse();
     this.writer = writer;
     this.exchange = new Exchange(this.req, this.res, clock(), ip);
-    if (writer.needs.span || writer.callsApplication()) this.exchange.context = captureContext();
+    const any = writer.callsApplication();
+    if (writer.needs.span || any) this.exchange.context = captureContext();
+    // The line may run the application's code, which may read an AsyncLocalStorage: it is
+    // made in the context the handler was called in, not the runtime's that reads the body.
+    this.scope =
+      any || writer.skip !== undefined
+        ? new AsyncResource('httpware.logger', { requireManualDestroy: true })
+        : undefined;
     this.logged = false;
   }
 
@@ -218,7 +228,16 @@ class FetchExchange {
     this.logged = true;
     const failure = failureOf(this.req.request);
     if (failure !== undefined) recordFailure(this.req, failure);
-    this.writer.log(this.exchange);
+    const scope = this.scope;
+    if (scope === undefined) {
+      this.writer.log(this.exchange);
+      return;
+    }
+    try {
+      scope.runInAsyncScope(this.writer.log, undefined, this.exchange);
+    } finally {
+      scope.emitDestroy();
+    }
   }
 
   /** The head is out: the handler answered (or threw). */

@@ -1,6 +1,7 @@
 // fetchLogger: when the line of a fetch handler's request is written, what it says of a
 // handler that throws, and what options, tokens and the address get on this door.
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Hono } from 'hono';
@@ -243,6 +244,23 @@ describe('fetchLogger options and tokens', () => {
     assert.deepEqual(capture.lines, ['GET /a/b?c=d 1 2 1.1']);
   });
 
+  it("makes a streamed body's line in the context the handler was called in", async () => {
+    const capture = captureLines();
+    const store = new AsyncLocalStorage<string>();
+    const log = fetchLogger(
+      (tokens, req, res) => `${tokens.status(req, res)} ${store.getStore()}`,
+      {
+        stream: capture.stream,
+      },
+    );
+    const last = gate();
+    const handler = log((_request: Request) => new Response(piecesUntil(last.promise)));
+    const response = await store.run('request-7', () => handler(new Request('http://localhost/')));
+    last.open();
+    assert.equal(await response.text(), 'first,last');
+    assert.deepEqual(await capture.waitFor(1), ['200 request-7']);
+  });
+
   it('gives format functions the views and the same tokens', () => {
     const capture = captureLines();
     const log = fetchLogger(
@@ -375,7 +393,8 @@ describe('fetchLogger in Hono', () => {
   function app(capture: LineCapture): Hono {
     const hono = new Hono();
     hono.use(
-      fetchLogger(':method :url :status :res-body-bytes', { stream: capture.stream }).middleware,
+      fetchLogger(':remote-addr :method :url :status :res-body-bytes', { stream: capture.stream })
+        .middleware,
     );
     hono.get('/hello', (c) => c.text('hello'));
     hono.get('/boom', () => {
@@ -389,7 +408,10 @@ describe('fetchLogger in Hono', () => {
     await withServer(app(capture).fetch, async (origin) => {
       await send({ origin, transport: 'http' } as never, { path: '/hello?x=1' });
       await send({ origin, transport: 'http' } as never, { path: '/nowhere' });
-      assert.deepEqual(await capture.waitFor(2), ['GET /hello?x=1 200 5', 'GET /nowhere 404 13']);
+      assert.deepEqual(await capture.waitFor(2), [
+        '127.0.0.1 GET /hello?x=1 200 5',
+        '127.0.0.1 GET /nowhere 404 13',
+      ]);
     });
   });
 
@@ -399,7 +421,7 @@ describe('fetchLogger in Hono', () => {
     hono.onError((_err, c) => c.text('failed', 500));
     const response = await hono.fetch(new Request('http://localhost/boom'));
     assert.equal(await response.text(), 'failed');
-    assert.deepEqual(await capture.waitFor(1), ['GET /boom 500 6']);
+    assert.deepEqual(await capture.waitFor(1), ['- GET /boom 500 6']);
   });
 
   it('logs a wrapped app.fetch', async () => {
