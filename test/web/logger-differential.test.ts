@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { fetchLogger, logger } from '../../src/logger/index.js';
+import { fetchLogger, logger, recordError } from '../../src/logger/index.js';
 import { fetchAdapters, serveFetch } from '../helpers/fetch.js';
 import { captureLines, type SendOptions, send } from '../helpers/index.js';
 import { fixTime, loggedServer } from '../helpers/logger.js';
@@ -20,7 +20,7 @@ interface Case {
   readonly name: string;
   readonly request: SendOptions;
   node(res: ServerResponse): void;
-  web(): Response;
+  web(request: Request): Response;
 }
 
 const encoder = new TextEncoder();
@@ -88,6 +88,19 @@ const cases: readonly Case[] = [
       ),
   },
   {
+    name: 'a 400 whose failure the application recorded',
+    request: { method: 'POST', path: '/orders', body: '{' },
+    node(res) {
+      recordError(res.req, Object.assign(new SyntaxError('bad'), { type: 'entity.parse.failed' }));
+      res.statusCode = 400;
+      res.end();
+    },
+    web(request) {
+      recordError(request, Object.assign(new SyntaxError('bad'), { type: 'entity.parse.failed' }));
+      return new Response(null, { status: 400 });
+    },
+  },
+  {
     name: 'a HEAD',
     request: { method: 'HEAD', path: '/' },
     node(res) {
@@ -110,7 +123,7 @@ async function bothLines(
   const capture = captureLines();
   const log = fetchLogger(format, { stream: capture.stream });
   const web = await serveFetch(
-    log(async () => exchange.web()),
+    log(async (request: Request) => exchange.web(request)),
     adapter,
   );
   try {
