@@ -23,6 +23,7 @@ import {
   resolveRequestIdOptions,
 } from './core/request-id.js';
 import { clock, Exchange } from './core/timing.js';
+import { onceWarning } from './core/warnings.js';
 import type {
   FetchLog,
   FetchLoggerFactory,
@@ -175,6 +176,25 @@ function defaultStream(): LogStream {
 
 type AddressOption = (request: Request, ...rest: unknown[]) => string | null | undefined;
 
+const addressFailed = onceWarning(
+  'HTTPWARE_LOGGER_ADDRESS',
+  'logger: the remoteAddress function threw; the address is written as "-"',
+);
+
+/** What the `remoteAddress` option gives; a throw costs the line its address, not the request. */
+function givenAddress(
+  given: AddressOption,
+  request: Request,
+  rest: readonly unknown[],
+): string | undefined {
+  try {
+    return address(given(request, ...rest));
+  } catch (err) {
+    addressFailed(err);
+    return undefined;
+  }
+}
+
 /** The one request's exchange, and what the door does with it. */
 class FetchExchange {
   readonly req: FetchRequest;
@@ -200,7 +220,7 @@ class FetchExchange {
     const ip =
       given === undefined
         ? runtimeAddress(request, second, node)
-        : address(given(request, ...rest) ?? undefined);
+        : givenAddress(given, request, rest);
     this.req = new FetchRequest(request, ip, node);
     this.ids = ids;
     if (ids !== undefined) {

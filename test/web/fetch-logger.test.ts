@@ -11,6 +11,9 @@ import type { FetchLogRequest, FetchLogResponse, FetchTokenFn } from '../../src/
 import { type FetchAdapter, fetchAdapters, serveFetch } from '../helpers/fetch.js';
 import { captureLines, type LineCapture, send } from '../helpers/index.js';
 import { fixTime } from '../helpers/logger.js';
+import { captureWarnings } from '../helpers/warnings.js';
+
+const warnings = captureWarnings();
 
 const encoder = new TextEncoder();
 
@@ -328,6 +331,22 @@ describe('fetchLogger options and tokens', () => {
     );
     assert.equal(response.headers.get('x-request-id'), null);
     assert.deepEqual(capture.lines, ['-']);
+  });
+
+  it('serves and logs the request when remoteAddress throws, its address "-", one warning', async () => {
+    const capture = captureLines();
+    const log = fetchLogger(':remote-addr :status', {
+      stream: capture.stream,
+      remoteAddress: () => {
+        throw new Error('no address here');
+      },
+    });
+    const response = log((_request: Request) => new Response(null))(
+      new Request('http://localhost/'),
+    );
+    assert.equal(response.status, 200);
+    assert.deepEqual(capture.lines, ['- 200']);
+    assert.equal((await warnings.of('HTTPWARE_LOGGER_ADDRESS')).length, 1);
   });
 
   it('refuses a remoteAddress option that is not a function', () => {
