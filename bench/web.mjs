@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// The Web-standard door, in process, side by side in one run, on whichever runtime runs it:
+//
+//   node bench/web.mjs            (Node)         bun bench/web.mjs            (Bun)
+//   node bench/web.mjs --rounds=5 --batch-ms=200 --only=parsers|logger
+//
+// - parsers: `json.read(request)` against `await request.json()`, each on a fresh Web Request
+//   built the same way (the Request's own cost is in both), 100 B and 10 KB bodies. The ratio
+//   is httpware's time over request.json()'s; httpware also checks the type, the limit (on the
+//   announced length and every chunk) and prototype keys, which request.json() does not.
+// - logger: a fetch handler answering a small text body, called in process and its body read
+//   to the end (the line is written when the body has been delivered): no logger, hono's
+//   `logger` middleware on a Hono app (against the same app without it), and httpware's
+//   `fetchLogger` with `combined` and `json`, wrapping the handler and as Hono middleware.
+//   Every logger writes to a discarding sink; the figure is overhead in µs per request, and
+//   httpware's overhead as a ratio of hono/logger's.
+// Variants run interleaved, in rounds of batches of about `--batch-ms` each; a figure is the
+// median of the round medians. Tables go to stdout; the last line is a JSON summary.
+import { Hono } from 'hono';
+import { logger as honoLogger } from 'hono/logger';
+import { loadHttpware, snapshotHttpware } from './lib/httpware.mjs';
+import { median } from './lib/stats.mjs';
+
+const option = (name, fallback) => {
+  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
+  return given === undefined ? fallback : given.slice(name.length + 3);
+};
+const ROUNDS = Number(option('rounds', 7));
+const BATCH_MS = Number(option('batch-ms', 150));
+const ONLY = option('only', 'parsers,logger').split(',');
+const runtime =
+  typeof globalThis.Bun !== 'undefined' ? `bun ${globalThis.Bun.version}` : `node ${process.version}`;
+
+// The current build, copied as the other groups copy it (lib/httpware.mjs).
+if (!process.env.HTTPWARE_BENCH_ENTRY) await snapshotHttpware();
+const { parsers, fetchLogger } = await loadHttpware();
+
+/** A sink for lines: the cost measured is the logger's, not a file's. */
+const sink = { lines: 0, write() { this.lines++; return true; } };
+const honoSink = { lines: 0 };
+const honoPrint = () => { honoSink.lines++; };
+
+/** Per-op time of `op` over a batch of about BATCH_MS, in µs. */
+async function batch(op, size) {
+  const started = performance.now();
+  for (let i = 0; i < size; i++) await op();
+  return ((performance.now() - started) * 1000) / size;
+}
+
+/** Median µs per op of each variant, interleaved over ROUNDS rounds. */
+async function measure(variants) {
+  const sizes = {};
+  for (const [name, op] of Object.entries(variants)) {
+    for (let i = 0; i < 200; i++) await op(); // warm-up
+    const probe = await batch(op, 500);
+    sizes[name] = Math.max(50, Math.round((BATCH_MS * 1000) / probe));
+  }
+  const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, op] of Object.entries(variants)) samples[name].push(await batch(op, sizes[name]));
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+}
+
+const fmt = (n) => n.toFixed(2).padStart(9);
+
+async function parserCases() {
+  const results = {};
+  for (const [name, bytes] of [['json-100b', 100], ['json-10kb', 10 * 1024]]) {
+    const items = [];
+    while (JSON.stringify(items).length < bytes) items.push({ id: items.length, name: 'item', ok: true });
+    const body = JSON.stringify(items);
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+    const url = 'http://127.0.0.1/p';
+    const times = await measure({
+      'request.json()': () => new Request(url, init).json(),
+      'json.read(request)': () => parsers.json.read(new Request(url, init)),
+    });
+    const ratio = times['json.read(request)'] / times['request.json()'];
+    results[name] = { ...times, ratio };
+    console.log(`parsers ${name.padEnd(10)} request.json() ${fmt(times['request.json()'])} µs  json.read ${fmt(times['json.read(request)'])} µs  ratio ${ratio.toFixed(3)} (target ≤ 1.15)`);
+  }
+  return results;
+}
+
+async function loggerCases() {
+  const handler = () => new Response('hello world', { headers: { 'content-type': 'text/plain' } });
+  const app = (middleware) => {
+    const hono = new Hono();
+    if (middleware) hono.use(middleware);
+    hono.get('/p', () => handler());
+    return hono.fetch;
+  };
+  const request = () =>
+    new Request('http://127.0.0.1/p?q=1', { headers: { 'user-agent': 'bench', referer: 'http://x/' } });
+  const call = (fetch) => async () => {
+    const response = await fetch(request());
+    await response.text();
+  };
+  const times = await measure({
+    none: call(handler),
+    'httpware combined': call(fetchLogger('combined', { stream: sink })(handler)),
+    'httpware json': call(fetchLogger('json', { stream: sink })(handler)),
+    hono: call(app()),
+    'hono + hono/logger': call(app(honoLogger(honoPrint))),
+    'hono + httpware combined': call(app(fetchLogger('combined', { stream: sink }).middleware)),
+  });
+  const overhead = {
+    'httpware combined': times['httpware combined'] - times.none,
+    'httpware json': times['httpware json'] - times.none,
+    'hono/logger': times['hono + hono/logger'] - times.hono,
+    'httpware combined (hono middleware)': times['hono + httpware combined'] - times.hono,
+  };
+  for (const [name, us] of Object.entries(times)) console.log(`logger ${name.padEnd(26)} ${fmt(us)} µs/request`);
+  for (const [name, us] of Object.entries(overhead)) {
+    const ratio = us / overhead['hono/logger'];
+    console.log(`overhead ${name.padEnd(36)} ${fmt(us)} µs  ${ratio.toFixed(2)}× hono/logger's (target < 1)`);
+  }
+  if (sink.lines === 0 || honoSink.lines === 0) throw new Error('a logger wrote no line');
+  return { times, overhead };
+}
+
+console.log(`Web-standard door, in process, on ${runtime}; ${ROUNDS} rounds of ${BATCH_MS} ms batches`);
+const summary = { runtime };
+if (ONLY.includes('parsers')) summary.parsers = await parserCases();
+if (ONLY.includes('logger')) summary.logger = await loggerCases();
+console.log(JSON.stringify(summary));
