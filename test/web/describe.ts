@@ -9,14 +9,18 @@ import { webChecks } from './suite.js';
 /** How long a server may take to start: workerd's first start on a loaded machine is slow. */
 const START_TIMEOUT_MS = 60_000;
 
-export function describeWebSuite(title: string, start: () => Promise<WebServer>): void {
+export function describeWebSuite(
+  title: string,
+  start: () => Promise<WebServer>,
+  { startTimeoutMs = START_TIMEOUT_MS } = {},
+): void {
   describe(title, () => {
     let server: WebServer | undefined;
     before(
       async () => {
         server = await start();
       },
-      { timeout: START_TIMEOUT_MS },
+      { timeout: startTimeoutMs },
     );
     after(async () => {
       await server?.close();
