@@ -6,7 +6,11 @@
 //
 // - on each Node line: the whole `npm test` (lockfile, build, types, lint, every test), with
 //   that line's `node` first on PATH, so the tests and every child process they start run on it;
-// - on Bun and Deno: the smoke suite (test/runtimes/smoke.ts) against the build.
+// - on Bun and Deno: the smoke suite (test/runtimes/smoke.ts) against the build, then the Web
+//   door's suite on the runtime's own server (test/runtimes/web.ts);
+// - `next`: the Web door's suite against a Next.js app (test/next/app.next.ts: `next build`,
+//   then `next start`), on the Node that runs this script. It takes minutes, so `npm test`
+//   leaves it to CI.
 // Runtimes come from the npm registry through scripts/runtimes.mjs and are cached between runs.
 // Every job runs even when one fails; the run fails when any did, after a summary of all.
 import { spawnSync } from 'node:child_process';
@@ -21,25 +25,32 @@ const root = new URL('..', import.meta.url).pathname;
  * admits to the newest. test/scripts/ci.test.ts keeps `engines` at the first of them.
  */
 export const NODE_LINES = ['20', '22', '24', '26'];
-export const JOBS = [...NODE_LINES.map((line) => `node@${line}`), 'bun@1', 'deno@2'];
+export const JOBS = [...NODE_LINES.map((line) => `node@${line}`), 'bun@1', 'deno@2', 'next'];
 
-/** The command of a job, given the runtime's executable. */
-function commandOf(kind, executable) {
-  const smoke = join(root, 'test/runtimes/smoke.ts');
+/** The suites a Bun or Deno job runs, one after the other. */
+const RUNTIME_SUITES = ['test/runtimes/smoke.ts', 'test/runtimes/web.ts'];
+
+/** The commands of a job, given the runtime's executable. */
+function commandsOf(kind, executable) {
   switch (kind) {
     case 'node':
-      return ['npm', ['test']];
+      return [['npm', ['test']]];
+    case 'next':
+      return [[executable, ['scripts/run-tests.mjs', 'test/next/app.next.ts']]];
     case 'bun':
-      return [executable, [smoke]];
+      return RUNTIME_SUITES.map((suite) => [executable, [join(root, suite)]]);
     default:
       // Deno resolves `./x.js` to `./x.ts` only with sloppy imports; the suite's helpers are
       // written for Node's TypeScript loaders, which all do.
-      return [executable, ['run', '--allow-all', '--sloppy-imports', '--quiet', smoke]];
+      return RUNTIME_SUITES.map((suite) => [
+        executable,
+        ['run', '--allow-all', '--sloppy-imports', '--quiet', join(root, suite)],
+      ]);
   }
 }
 
 /**
- * The smoke suite loads the build (entries/ -> dist/). Installing does not build (the build is
+ * The smoke, Web and Next suites load the build (entries/ -> dist/). Installing does not build (the build is
  * package.json's `prepack`), so a Bun or Deno job builds once, and holds when run alone.
  */
 let built = false;
@@ -53,24 +64,27 @@ function buildOnce() {
 }
 
 function runJob(job) {
-  const [kind, major] = parseRuntime(job);
+  const [kind, major] = job === 'next' ? ['next'] : parseRuntime(job);
   const started = Date.now();
   if (kind !== 'node') buildOnce();
-  console.log(`\n=== ${job}: fetching the runtime`);
-  const executable = runtime(kind, major);
-  const [command, args] = commandOf(kind, executable);
-  console.log(`=== ${job}: ${command === 'npm' ? 'npm test' : args.join(' ')} (${executable})`);
-  const result = spawnSync(command, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      // Node first on PATH: `npm test`'s scripts, the test runner and every `node` they spawn.
-      PATH: `${dirname(executable)}:${process.env.PATH}`,
-      npm_config_update_notifier: 'false',
-    },
-  });
-  return { job, ok: result.status === 0, seconds: Math.round((Date.now() - started) / 1000) };
+  if (kind !== 'next') console.log(`\n=== ${job}: fetching the runtime`);
+  const executable = kind === 'next' ? process.execPath : runtime(kind, major);
+  let ok = true;
+  for (const [command, args] of commandsOf(kind, executable)) {
+    console.log(`=== ${job}: ${command === 'npm' ? 'npm test' : args.join(' ')} (${executable})`);
+    const result = spawnSync(command, args, {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        // Node first on PATH: `npm test`'s scripts, the test runner and every `node` they spawn.
+        PATH: `${dirname(executable)}:${process.env.PATH}`,
+        npm_config_update_notifier: 'false',
+      },
+    });
+    ok &&= result.status === 0;
+  }
+  return { job, ok, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
 function main() {

@@ -34,12 +34,15 @@ export interface SendOptions {
 /** How long `send` waits for a whole response before failing: a hang becomes an error. */
 export const SEND_TIMEOUT_MS = 10_000;
 
+/** What `send` needs of a server: where it is and what it speaks (a TestServer, a WebServer). */
+export type Target = Pick<TestServer, 'origin' | 'transport'>;
+
 /**
  * One request with Node's own client: no automatic headers besides Host and Connection, no
  * keep-alive between tests. A body given as a string or Buffer gets a Content-Length unless
  * the test sets its own length or transfer-encoding header.
  */
-export function send(server: TestServer, options: SendOptions = {}): Promise<Reply> {
+export function send(server: Target, options: SendOptions = {}): Promise<Reply> {
   const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
   if ((options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2') return sendH2(server, options);
   const url = new URL(options.path ?? '/', server.origin);
@@ -108,7 +111,7 @@ export function send(server: TestServer, options: SendOptions = {}): Promise<Rep
  * once the response ended. HTTP/2 has no Transfer-Encoding: a body given as an array goes
  * without a Content-Length (unless the test sets one), as a streaming HTTP/2 client sends it.
  */
-function sendH2(server: TestServer, options: SendOptions): Promise<Reply> {
+function sendH2(server: Target, options: SendOptions): Promise<Reply> {
   const headers: http2.OutgoingHttpHeaders = { ...options.headers } as http2.OutgoingHttpHeaders;
   const body = options.body;
   const names = Object.keys(headers).map((k) => k.toLowerCase());
@@ -194,7 +197,7 @@ export interface RawOptions {
  * (a lying Content-Length, a body cut short, a malformed header). Resolves with what came back.
  */
 export function sendRaw(
-  server: TestServer,
+  server: Pick<TestServer, 'port'>,
   pieces: ReadonlyArray<string | Buffer>,
   options: RawOptions = {},
 ): Promise<RawReply> {

@@ -5,9 +5,8 @@
 //   deno run --allow-all --sloppy-imports test/runtimes/smoke.ts
 //   node --import tsx test/runtimes/smoke.ts        (the same checks on Node, for comparison)
 //
-// Neither runtime runs Node's test runner completely, so this file carries its own: each check
-// runs in turn under a time bound, prints `ok` or `not ok` with the reason, and the run ends
-// with `N passed, N failed` (exit 1 when any failed). scripts/ci.mjs runs it on each runtime.
+// Neither runtime runs Node's test runner completely: ./runner.ts runs the checks.
+// scripts/ci.mjs runs it on each runtime, with ./web.ts (the Web door's suite).
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import logger from '../../entries/logger.mjs';
@@ -22,8 +21,8 @@ import {
   type Transport,
   transports,
 } from '../helpers/server.js';
+import { runChecks } from './runner.js';
 
-const CHECK_TIMEOUT_MS = 15_000;
 const checks: Array<{ name: string; run: () => Promise<void> }> = [];
 const check = (name: string, run: () => Promise<void>) => checks.push({ name, run });
 
@@ -42,8 +41,6 @@ async function loggedParsing(
   return { server, capture };
 }
 
-const runtime =
-  'Bun' in globalThis ? 'bun' : 'Deno' in globalThis ? 'deno' : `node ${process.version}`;
 const DATE = String.raw`\[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2} \+0000\]`;
 const ADDRESS = String.raw`(?:::ffff:)?127\.0\.0\.1`;
 
@@ -208,34 +205,4 @@ function checksOver(host: readonly [Transport, Framework]): void {
   );
 }
 
-async function main(): Promise<void> {
-  let passed = 0;
-  let failed = 0;
-  console.log(`# httpware smoke suite on ${runtime}`);
-  for (const { name, run } of checks) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no result in ${CHECK_TIMEOUT_MS} ms`)),
-        CHECK_TIMEOUT_MS,
-      );
-    });
-    try {
-      await Promise.race([run(), timeout]);
-      passed += 1;
-      console.log(`ok - ${name}`);
-    } catch (err) {
-      failed += 1;
-      console.log(
-        `not ok - ${name}\n  ${String((err as Error)?.stack ?? err).replaceAll('\n', '\n  ')}`,
-      );
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  console.log(`${passed} passed, ${failed} failed`);
-  // A server or socket that a failed check left behind must not keep the runtime alive.
-  process.exit(failed === 0 ? 0 : 1);
-}
-
-await main();
+await runChecks('httpware smoke suite', checks);

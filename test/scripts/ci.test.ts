@@ -20,11 +20,12 @@ describe('the CI matrix', () => {
     assert.ok(NODE_LINES.includes(process.versions.node.split('.')[0]));
   });
 
-  it('runs every Node line, then Bun and Deno', () => {
+  it('runs every Node line, then Bun and Deno, then the Next.js app', () => {
     assert.deepEqual(JOBS, [
       ...NODE_LINES.map((line: string) => `node@${line}`),
       'bun@1',
       'deno@2',
+      'next',
     ]);
   });
 });
