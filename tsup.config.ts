@@ -14,6 +14,6 @@ export default defineConfig({
   sourcemap: true,
   splitting: false,
   treeshake: true,
-  // `import.meta.url` in the CommonJS build, for the one `createRequire` (an optional peer).
-  shims: true,
+  // No `import.meta.url` shim: src/optional-peer.ts uses the CommonJS build's own `require`.
+  shims: false,
 });

@@ -15,7 +15,7 @@
 // (the server span's, under @opentelemetry/instrumentation-http); the line is written from the
 // response's 'close', outside it.
 
-import { createRequire } from 'node:module';
+import { loadOptionalPeer } from '../../optional-peer.js';
 import { onceWarning } from './warnings.js';
 
 /** The part of `@opentelemetry/api` (1.x) read here. */
@@ -46,9 +46,7 @@ let api: OtelApi | null | undefined;
 
 function loadApi(): OtelApi | null {
   try {
-    // Resolved from this file, as a dependency of httpware would be (tsup's shim gives the
-    // CommonJS build its `import.meta.url`).
-    return createRequire(import.meta.url)('@opentelemetry/api') as OtelApi;
+    return loadOptionalPeer('@opentelemetry/api') as OtelApi;
   } catch (err) {
     unavailable(err);
     return null;

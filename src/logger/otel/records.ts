@@ -21,7 +21,7 @@
 // out a proxy logger). An SDK that throws is reported once and never fails the request; an
 // exporter's own failures (a refused or hanging collector) stay inside the SDK's processors.
 
-import { createRequire } from 'node:module';
+import { loadOptionalPeer } from '../../optional-peer.js';
 import { escapeControls } from '../core/escape.js';
 import type { RedactPolicy } from '../core/redact.js';
 import type { Exchange } from '../core/timing.js';
@@ -105,8 +105,7 @@ export function resolveOtel(
 function globalLogger(): OtelLogger {
   let api: { logs: LoggerProvider };
   try {
-    // Resolved from this file, as a dependency of httpware would be.
-    api = createRequire(import.meta.url)('@opentelemetry/api-logs');
+    api = loadOptionalPeer('@opentelemetry/api-logs') as { logs: LoggerProvider };
   } catch {
     throw new TypeError(
       'option otel: true needs @opentelemetry/api-logs (npm install @opentelemetry/api-logs), or pass otel: { loggerProvider }',
