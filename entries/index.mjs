@@ -9,4 +9,6 @@ export const {
   HttpwareError,
   isHttpwareError,
   errorKinds,
+  toResponse,
+  problemHandler,
 } = httpware;
