@@ -9,6 +9,7 @@ const PARSERS = ['test/parsers/', 'test/unit/parsers'];
 const LOGGER = ['test/logger/', 'test/unit/logger'];
 const READ = 'src/parsers/read-body.ts';
 const PIPELINE = 'src/parsers/pipeline.ts';
+const WEB = 'src/parsers/web-body.ts';
 const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
 const SCHEMA = 'src/parsers/schema.ts';
@@ -992,5 +993,12 @@ export const mutants = [
       '    this.cleanup();',
     ),
     'test/hostile/memory',
+  ),
+  hostile(
+    'web: a reader cancelled in the tick of a read',
+    WEB,
+    '  setTimeout(cancel, 0, reader);',
+    '  cancel(reader);',
+    ['test/hostile/web-adapters'],
   ),
 ];
