@@ -1001,4 +1001,11 @@ export const mutants = [
     '  cancel(reader);',
     ['test/hostile/web-adapters'],
   ),
+  hostile(
+    'web: a body past its Content-Length read on',
+    WEB,
+    'if (this.declared !== null && this.taken > this.declared) {',
+    'if (false) {',
+    ['test/hostile/web-body-bounds'],
+  ),
 ];

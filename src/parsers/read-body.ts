@@ -316,6 +316,19 @@ function inCallersContext(next: Next): Next {
  * and its rest read off after an error so the response can be read (see drain).
  */
 class NodeBodyReader extends BodyReader<BodyRequest> {
+  // Written out: the implicit constructor of a subclass passes its arguments on as a spread,
+  // measurable on the middleware's path (one reader per request).
+  constructor(
+    req: BodyRequest,
+    res: ServerResponse | null,
+    done: Done,
+    target: BodyTarget | null,
+    options: ResolvedOptions,
+    format: BodyFormat,
+  ) {
+    super(req, res, done, target, options, format);
+  }
+
   protected contentTypeHeader(): string | undefined {
     return this.req.headers['content-type'];
   }
@@ -325,7 +338,7 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
   }
 
   protected announced(): number | null {
-    return announcedLength(this.req);
+    return lengthOf(this.req.headers['content-length']);
   }
 
   protected checkSource(): HttpwareError | null {

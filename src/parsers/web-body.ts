@@ -119,6 +119,8 @@ class WebBodyReader extends BodyReader<WebRequest> {
   private gone = false;
   /** Bytes taken off the body as it came (before inflation), for drain's budget. */
   private taken = 0;
+  /** The Content-Length, if any: the most bytes the body may bring (see pump). */
+  private declared: number | null = null;
 
   protected contentTypeHeader(): string | undefined {
     return this.req.headers.get('content-type') ?? undefined;
@@ -137,6 +139,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
   }
 
   protected collect(): void {
+    this.declared = this.announced();
     this.listening = true;
     this.req.signal?.addEventListener('abort', this.onSignal);
     this.lock();
@@ -193,6 +196,10 @@ class WebBodyReader extends BodyReader<WebRequest> {
           return;
         }
         this.taken += chunk.length;
+        if (this.declared !== null && this.taken > this.declared) {
+          this.stop(this.longerThanAnnounced());
+          return;
+        }
         if (into === null) this.onData(chunk);
         else if (!into.write(chunk)) await writable(into);
         if (!this.listening) return;
@@ -204,6 +211,17 @@ class WebBodyReader extends BodyReader<WebRequest> {
     this.ended = true;
     if (into === null) this.onEnd();
     else into.end();
+  }
+
+  /**
+   * node:http never hands over more than a Content-Length announced; a Web body may (a Request
+   * made in the application, a runtime that does not check), and an encoded body announced
+   * small is collected whole before the limit counts it: it is stopped at the first byte past
+   * its announced length.
+   */
+  private longerThanAnnounced(): HttpwareError {
+    const length = this.declared as number;
+    return createError('request.size.invalid', { expected: length, length, received: this.taken });
   }
 
   private readonly onSignal = (): void => {
