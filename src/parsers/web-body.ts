@@ -25,7 +25,7 @@
 
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
-import { parseContentType } from './media-type.js';
+import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
 import {
   type BodyFormat,
@@ -67,19 +67,13 @@ export function readWebBody(
       return;
     }
     readsStarted.add(request);
-    let matched = true;
-    const header = request.headers.get('content-type') ?? undefined;
-    const contentType = parseContentType(header);
-    if (request.body !== null) {
-      try {
-        matched =
-          options.typeFunction === null
-            ? options.matchesType(contentType.type)
-            : Boolean(options.typeFunction(request as never));
-      } catch (thrown) {
-        reject(thrown);
-        return;
-      }
+    const contentType = parseContentType(request.headers.get('content-type') ?? undefined);
+    let matched: boolean;
+    try {
+      matched = typeMatches(request, options, contentType);
+    } catch (thrown) {
+      reject(thrown);
+      return;
     }
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const reader = new WebBodyReader(request, null, done, null, options, format);
@@ -87,6 +81,21 @@ export function readWebBody(
     else
       reader.refuse(createError('media.type.unsupported', { mediaType: contentType.type ?? '' }));
   });
+}
+
+/**
+ * Whether the body is of the parser's type: by the `type` option, or the application's type
+ * function, given the Request (what it throws rejects the read). A Request without a body has
+ * no type to check, as a Node request without one.
+ */
+function typeMatches(
+  request: WebRequest,
+  options: ResolvedOptions,
+  contentType: ContentType,
+): boolean {
+  if (request.body === null) return true;
+  if (options.typeFunction === null) return options.matchesType(contentType.type);
+  return Boolean(options.typeFunction(request as never));
 }
 
 function unreadable(request: WebRequest): HttpwareError | null {
