@@ -295,9 +295,11 @@ export type WebReadOptions<
   Read,
   Request extends WebRequest = WebRequest,
   Encoding extends string | null = string | null,
-> = Omit<Read, 'verify' | 'res'> & {
+> = Omit<Read, 'verify' | 'res' | 'type'> & {
   /** Checks the raw body before it is parsed: `(request, undefined, buf, encoding)`. */
   verify?: WebVerifyFunction<Request, Encoding> | undefined;
+  /** Media types to parse, as for a Node request; a function is given the Request. */
+  type?: string | readonly string[] | ((request: Request) => unknown) | undefined;
 };
 
 /** What only the middleware does: `read` takes the rest of a parser's options. */

@@ -168,6 +168,9 @@ types('public types', () => {
             expectType<Equal<typeof encoding, string>>(true);
           },
         });
+        await parsers.text.read(request, {
+          type: (req) => req.headers.get('content-type')?.startsWith('text/'),
+        });
         await parsers.raw.read(request, {
           verify(_req, _res, _buf, encoding) {
             expectType<Equal<typeof encoding, null>>(true);
