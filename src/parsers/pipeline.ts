@@ -48,6 +48,7 @@ export interface Pipeline {
   readonly format: BodyFormat;
 }
 
+// Encoded bodies announced at most this long are collected whole and inflated in one call of
 // zlib's synchronous API, which for a small body costs a fraction of a stream's setup and
 // events; larger and chunked ones are streamed. The call is bounded twice: by this input size,
 // and by SYNC_INFLATE_OUTPUT_BYTES (or the limit, if lower) of output, so the event loop is
