@@ -316,19 +316,6 @@ function inCallersContext(next: Next): Next {
  * and its rest read off after an error so the response can be read (see drain).
  */
 class NodeBodyReader extends BodyReader<BodyRequest> {
-  // Written out: the implicit constructor of a subclass passes its arguments on as a spread,
-  // measurable on the middleware's path (one reader per request).
-  constructor(
-    req: BodyRequest,
-    res: ServerResponse | null,
-    done: Done,
-    target: BodyTarget | null,
-    options: ResolvedOptions,
-    format: BodyFormat,
-  ) {
-    super(req, res, done, target, options, format);
-  }
-
   protected contentTypeHeader(): string | undefined {
     return this.req.headers['content-type'];
   }
