@@ -29,16 +29,26 @@ const ROUNDS = Number(option('rounds', 7));
 const BATCH_MS = Number(option('batch-ms', 150));
 const ONLY = option('only', 'parsers,logger').split(',');
 const runtime =
-  typeof globalThis.Bun !== 'undefined' ? `bun ${globalThis.Bun.version}` : `node ${process.version}`;
+  typeof globalThis.Bun !== 'undefined'
+    ? `bun ${globalThis.Bun.version}`
+    : `node ${process.version}`;
 
 // The current build, copied as the other groups copy it (lib/httpware.mjs).
 if (!process.env.HTTPWARE_BENCH_ENTRY) await snapshotHttpware();
 const { parsers, fetchLogger } = await loadHttpware();
 
 /** A sink for lines: the cost measured is the logger's, not a file's. */
-const sink = { lines: 0, write() { this.lines++; return true; } };
+const sink = {
+  lines: 0,
+  write() {
+    this.lines++;
+    return true;
+  },
+};
 const honoSink = { lines: 0 };
-const honoPrint = () => { honoSink.lines++; };
+const honoPrint = () => {
+  honoSink.lines++;
+};
 
 /** Per-op time of `op` over a batch of about BATCH_MS, in µs. */
 async function batch(op, size) {
@@ -57,18 +67,25 @@ async function measure(variants) {
   }
   const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, op] of Object.entries(variants)) samples[name].push(await batch(op, sizes[name]));
+    for (const [name, op] of Object.entries(variants))
+      samples[name].push(await batch(op, sizes[name]));
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => [name, median(values)]),
+  );
 }
 
 const fmt = (n) => n.toFixed(2).padStart(9);
 
 async function parserCases() {
   const results = {};
-  for (const [name, bytes] of [['json-100b', 100], ['json-10kb', 10 * 1024]]) {
+  for (const [name, bytes] of [
+    ['json-100b', 100],
+    ['json-10kb', 10 * 1024],
+  ]) {
     const items = [];
-    while (JSON.stringify(items).length < bytes) items.push({ id: items.length, name: 'item', ok: true });
+    while (JSON.stringify(items).length < bytes)
+      items.push({ id: items.length, name: 'item', ok: true });
     const body = JSON.stringify(items);
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
     const url = 'http://127.0.0.1/p';
@@ -78,7 +95,9 @@ async function parserCases() {
     });
     const ratio = times['json.read(request)'] / times['request.json()'];
     results[name] = { ...times, ratio };
-    console.log(`parsers ${name.padEnd(10)} request.json() ${fmt(times['request.json()'])} µs  json.read ${fmt(times['json.read(request)'])} µs  ratio ${ratio.toFixed(3)} (target ≤ 1.15)`);
+    console.log(
+      `parsers ${name.padEnd(10)} request.json() ${fmt(times['request.json()'])} µs  json.read ${fmt(times['json.read(request)'])} µs  ratio ${ratio.toFixed(3)} (target ≤ 1.15)`,
+    );
   }
   return results;
 }
@@ -92,7 +111,9 @@ async function loggerCases() {
     return hono.fetch;
   };
   const request = () =>
-    new Request('http://127.0.0.1/p?q=1', { headers: { 'user-agent': 'bench', referer: 'http://x/' } });
+    new Request('http://127.0.0.1/p?q=1', {
+      headers: { 'user-agent': 'bench', referer: 'http://x/' },
+    });
   const call = (fetch) => async () => {
     const response = await fetch(request());
     await response.text();
@@ -111,16 +132,21 @@ async function loggerCases() {
     'hono/logger': times['hono + hono/logger'] - times.hono,
     'httpware combined (hono middleware)': times['hono + httpware combined'] - times.hono,
   };
-  for (const [name, us] of Object.entries(times)) console.log(`logger ${name.padEnd(26)} ${fmt(us)} µs/request`);
+  for (const [name, us] of Object.entries(times))
+    console.log(`logger ${name.padEnd(26)} ${fmt(us)} µs/request`);
   for (const [name, us] of Object.entries(overhead)) {
     const ratio = us / overhead['hono/logger'];
-    console.log(`overhead ${name.padEnd(36)} ${fmt(us)} µs  ${ratio.toFixed(2)}× hono/logger's (target < 1)`);
+    console.log(
+      `overhead ${name.padEnd(36)} ${fmt(us)} µs  ${ratio.toFixed(2)}× hono/logger's (target < 1)`,
+    );
   }
   if (sink.lines === 0 || honoSink.lines === 0) throw new Error('a logger wrote no line');
   return { times, overhead };
 }
 
-console.log(`Web-standard door, in process, on ${runtime}; ${ROUNDS} rounds of ${BATCH_MS} ms batches`);
+console.log(
+  `Web-standard door, in process, on ${runtime}; ${ROUNDS} rounds of ${BATCH_MS} ms batches`,
+);
 const summary = { runtime };
 if (ONLY.includes('parsers')) summary.parsers = await parserCases();
 if (ONLY.includes('logger')) summary.logger = await loggerCases();

@@ -10,4 +10,6 @@ export const {
   HttpwareError,
   isHttpwareError,
   errorKinds,
+  toResponse,
+  problemHandler,
 } = httpware;

@@ -11,7 +11,12 @@ declare namespace parsers {
   export type JsonParser = types.JsonParser;
   export type JsonReadOptions = types.JsonReadOptions;
   export type Next = types.Next;
-  export type Parser<Options, Read, Body> = types.Parser<Options, Read, Body>;
+  export type Parser<
+    Options,
+    Read,
+    Body,
+    Encoding extends string | null = string | null,
+  > = types.Parser<Options, Read, Body, Encoding>;
   export type ParserMiddleware = types.ParserMiddleware;
   export type ParserOptions = types.ParserOptions;
   export type Parsers = types.Parsers;
@@ -59,6 +64,20 @@ declare namespace parsers {
   export type ValidationIssue = types.ValidationIssue;
   export type VerifyFunction<Encoding extends string | null = string | null> =
     types.VerifyFunction<Encoding>;
+  export type ProblemDocument = types.ProblemDocument;
+  export type ProblemHandler = types.ProblemHandler;
+  export type WebAbortSignal = types.WebAbortSignal;
+  export type WebReadOptions<
+    Read,
+    Request extends types.WebRequest = types.WebRequest,
+    Encoding extends string | null = string | null,
+  > = types.WebReadOptions<Read, Request, Encoding>;
+  export type WebRequest = types.WebRequest;
+  export type WebRequestBody = types.WebRequestBody;
+  export type WebVerifyFunction<
+    Request extends types.WebRequest = types.WebRequest,
+    Encoding extends string | null = string | null,
+  > = types.WebVerifyFunction<Request, Encoding>;
 
   // The names code written for `@types/body-parser` uses, so that it compiles unchanged once
   // its import names httpware/parsers. Each is the httpware type of the same role.

@@ -1,5 +1,5 @@
 import httpware from '../dist/index.cjs';
 
 export const parsers = httpware.parsers;
-export const { json, raw, text, urlencoded } = httpware.parsers;
+export const { json, raw, text, urlencoded, toResponse, problemHandler } = httpware.parsers;
 export default parsers;

@@ -8,6 +8,8 @@
 const PARSERS = ['test/parsers/', 'test/unit/parsers'];
 const LOGGER = ['test/logger/', 'test/unit/logger'];
 const READ = 'src/parsers/read-body.ts';
+const PIPELINE = 'src/parsers/pipeline.ts';
+const WEB = 'src/parsers/web-body.ts';
 const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
 const WRITER = 'src/logger/writer.ts';
@@ -99,7 +101,7 @@ export const mutants = [
   parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
   parsers(
     'limit: streaming count one byte late',
-    READ,
+    PIPELINE,
     'if (this.received > limit) {',
     'if (this.received > limit + 1) {',
   ),
@@ -113,20 +115,20 @@ export const mutants = [
   // The read pipeline.
   parsers(
     'limit: streaming count one byte early',
-    READ,
+    PIPELINE,
     'if (this.received > limit) {',
     'if (this.received >= limit) {',
   ),
-  parsers('limit: no streaming count', READ, 'if (this.received > limit) {', 'if (false) {'),
+  parsers('limit: no streaming count', PIPELINE, 'if (this.received > limit) {', 'if (false) {'),
   parsers(
     'limit: Content-Length not checked first',
-    READ,
+    PIPELINE,
     'if (length === null || length <= limit) return null;',
     'if (true) return null;',
   ),
   parsers(
     'limit: Content-Length of exactly the limit refused',
-    READ,
+    PIPELINE,
     'if (length === null || length <= limit) return null;',
     'if (length === null || length < limit) return null;',
   ),
@@ -144,7 +146,7 @@ export const mutants = [
   ),
   parsers(
     'drain: nothing read off after an error',
-    READ,
+    PIPELINE,
     'this.drain(() => this.done(err));',
     'this.done(err);',
   ),
@@ -206,9 +208,9 @@ export const mutants = [
   {
     ...parsers(
       'next: a second failure calls next again',
-      READ,
-      '    if (this.settled) return;\n    this.settled = true;\n    discard(',
-      '    this.settled = true;\n    discard(',
+      PIPELINE,
+      '    if (this.settled) return;\n    this.settled = true;\n    if (this.decompressor',
+      '    this.settled = true;\n    if (this.decompressor',
     ),
     survives:
       'equivalent: fail() is reached once per request: start() refuses before any listener is ' +
@@ -230,25 +232,25 @@ export const mutants = [
   parsers('type: a non-matching type is parsed', READ, 'if (!lastMatched) {', 'if (false) {'),
   parsers(
     'charset: the parser allow-list is ignored',
-    READ,
+    PIPELINE,
     'if (!this.format.charsets(charset)) return',
     'if (false) return',
   ),
   parsers(
     'charset: an unknown charset is decoded anyway',
-    READ,
+    PIPELINE,
     'if (!charsetExists(charset)) {',
     'if (false) {',
   ),
   parsers(
     'inflate: inflate false is ignored',
-    READ,
+    PIPELINE,
     'if (!this.options.inflate) {',
     'if (false) {',
   ),
   parsers(
     'size: a short body is accepted',
-    READ,
+    PIPELINE,
     'if (length !== null && received !== length) {',
     'if (false) {',
   ),
@@ -266,13 +268,13 @@ export const mutants = [
   ),
   parsers(
     'inflate: no error listener on the decompressor',
-    READ,
+    PIPELINE,
     "    decompressor.on('error', this.onInflateError);",
     '',
   ),
   parsers(
     'verify: a thrown status is not kept',
-    READ,
+    PIPELINE,
     'const status = validStatus(own.status || own.statusCode || fallback) ?? 500;',
     'const status = fallback;',
   ),
@@ -360,13 +362,13 @@ export const mutants = [
   ),
   parsers(
     'schema: a promise waited for without a bound',
-    READ,
+    PIPELINE,
     '    this.timer = setTimeout(this.expire, timeout);',
     '    this.timer = setTimeout(this.expire, 2 ** 31 - 1);',
   ),
   parsers(
     'verify: a returned promise not awaited',
-    READ,
+    PIPELINE,
     '      if (thenable) {\n        const timeout = options.verifyTimeout;',
     '      if (false) {\n        const timeout = options.verifyTimeout;',
   ),
@@ -388,14 +390,14 @@ export const mutants = [
   ),
   hostile(
     "values: a verify's error adopted without httpware's log text",
-    READ,
+    PIPELINE,
     '  setLogText(err as object, LOG_TEXTS[type]);\n',
     '',
     [SUBMITTED, 'test/logger/error-fields'],
   ),
   hostile(
     'values: entity.validation.threw says what the schema threw',
-    READ,
+    PIPELINE,
     "return createError('entity.validation.threw', {}, { cause: thrown });",
     "return createError('entity.validation.threw', {}, { message: 'the schema threw: ' + (thrown as Error)?.message, cause: thrown });",
     [SUBMITTED, PROPERTY],
@@ -488,28 +490,28 @@ export const mutants = [
   // A schema's or a verify's result that throws when read (issue 30).
   hostile(
     "contained: a schema result's then getter read outside the try",
-    READ,
+    PIPELINE,
     "      result = schema.validate(input);\n      // The result is the application's object: a `then` getter that throws is the schema's.\n      thenable = isThenable(result);\n    } catch (thrown) {\n      this.fail(schemaThrew(thrown));\n      return;\n    }\n",
     '      result = schema.validate(input);\n    } catch (thrown) {\n      this.fail(schemaThrew(thrown));\n      return;\n    }\n    thenable = isThenable(result);\n',
     [CALLBACKS],
   ),
   hostile(
     "contained: a schema result's issues read outside the try",
-    READ,
+    PIPELINE,
     '      this.fail(schemaThrew(thrown));\n      return;\n    }\n    if (failure === undefined) this.succeed(value);',
     '      throw thrown;\n    }\n    if (failure === undefined) this.succeed(value);',
     [CALLBACKS],
   ),
   hostile(
     "contained: a verify result's then getter read outside the try",
-    READ,
+    PIPELINE,
     "        // A `then` getter that throws throws here: refused, as `await` would reject.\n        thenable = isThenable(result);\n      } catch (thrown) {\n        this.fail(adopt(thrown, 'entity.verify.failed', body));\n        return;\n      }\n",
     "      } catch (thrown) {\n        this.fail(adopt(thrown, 'entity.verify.failed', body));\n        return;\n      }\n      thenable = isThenable(result);\n",
     [CALLBACKS],
   ),
   hostile(
     "contained: a thrown error's throwing getter escapes adopt",
-    READ,
+    PIPELINE,
     '    err = adopted(thrown, type, body);\n  } catch {\n',
     '    err = adopted(thrown, type, body);\n  } catch (e) {\n    throw e;\n',
     [CALLBACKS],
@@ -832,7 +834,7 @@ export const mutants = [
   ),
   logger(
     "failure: a parser's error not recorded",
-    READ,
+    PIPELINE,
     '    recordFailure(this.req, err); // for the logger',
     '    // for the logger',
   ),
@@ -978,7 +980,7 @@ export const mutants = [
   pinned(
     parsers(
       'verify: a wait that ended keeps its continuations',
-      READ,
+      PIPELINE,
       '    this.onValue = null;\n    this.onReason = null;\n',
       '',
     ),
@@ -987,7 +989,7 @@ export const mutants = [
   pinned(
     parsers(
       'verify: the chunks are kept beside the joined body',
-      READ,
+      PIPELINE,
       '    this.chunks = [];\n    this.cleanup();',
       '    this.cleanup();',
     ),
@@ -1006,5 +1008,19 @@ export const mutants = [
     '  const ip = address((request as { ip?: unknown }).ip);',
     "  const ip = address(request.headers.get('cf-connecting-ip') ?? (request as { ip?: unknown }).ip);",
     ['test/hostile/fetch-remote-addr', 'test/web/'],
+  ),
+  hostile(
+    'web: a reader cancelled in the tick of a read',
+    WEB,
+    '  setTimeout(cancel, 0, reader);',
+    '  cancel(reader);',
+    ['test/hostile/web-adapters'],
+  ),
+  hostile(
+    'web: a body past its Content-Length read on',
+    WEB,
+    'if (this.declared !== null && this.taken > this.declared) {',
+    'if (false) {',
+    ['test/hostile/web-body-bounds'],
   ),
 ];

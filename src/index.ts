@@ -17,4 +17,5 @@ export { fetchLogger, logger, recordError, redactDefaults, requestId } from './l
 export type * from './logger/types.js';
 export type { Next } from './middleware.js';
 export { parsers } from './parsers/index.js';
+export { problemHandler, toResponse } from './parsers/problem.js';
 export type * from './parsers/types.js';

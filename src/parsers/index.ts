@@ -1,6 +1,7 @@
 // httpware/parsers: the drop-in for body-parser's json, raw, text and urlencoded.
 
 import { json } from './json.js';
+import { problemHandler, toResponse } from './problem.js';
 import { raw } from './raw.js';
 import { text } from './text.js';
 import type { Parsers } from './types.js';
@@ -17,4 +18,11 @@ function splitGeneric(): never {
   );
 }
 
-export const parsers: Parsers = Object.assign(splitGeneric, { json, raw, text, urlencoded });
+export const parsers: Parsers = Object.assign(splitGeneric, {
+  json,
+  raw,
+  text,
+  urlencoded,
+  toResponse,
+  problemHandler,
+});

@@ -1,6 +1,7 @@
 // The public types of httpware/parsers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorType, ValidationIssue } from '../errors.js';
 import type { Next } from '../middleware.js';
 
 /**
@@ -245,6 +246,62 @@ export interface ReadOptions<Encoding extends string | null = string | null> {
   res?: ServerResponse | undefined;
 }
 
+/**
+ * A Web `Request` as a parser's `read` reads it: what undici's (Node's `fetch`, srvx,
+ * @hono/node-server), Bun's, Deno's and workerd's Requests all have. Declared structurally, so
+ * each runtime's own `Request` type fits.
+ */
+export interface WebRequest {
+  readonly headers: { get(name: string): string | null };
+  /** null: the request has no body (read as an empty one). */
+  readonly body: WebRequestBody | null;
+  readonly bodyUsed: boolean;
+  /** Aborted when the client goes away (a body cut short is then a 400 `request.aborted`). */
+  readonly signal?: WebAbortSignal | undefined;
+}
+
+/** The part of a Web `ReadableStream` of bytes that `read` uses. */
+export interface WebRequestBody {
+  readonly locked: boolean;
+  getReader(): {
+    read(): Promise<{ readonly done: boolean; readonly value?: unknown }>;
+    cancel(reason?: unknown): Promise<void>;
+  };
+}
+
+/** The part of a Web `AbortSignal` that `read` uses. */
+export interface WebAbortSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * `verify` under `read` of a Web Request: the Request itself, no response (undefined), the
+ * body's bytes (after inflation, before decoding) and the charset it will be decoded with.
+ */
+export type WebVerifyFunction<
+  Request extends WebRequest = WebRequest,
+  Encoding extends string | null = string | null,
+> = {
+  verify(request: Request, res: undefined, buf: Buffer, encoding: Encoding): void;
+}['verify'];
+
+/**
+ * A parser's `read` options for a Web Request: the same as for a Node request, less `res`
+ * (a Web handler answers with the Response it returns), `verify` given the Request.
+ */
+export type WebReadOptions<
+  Read,
+  Request extends WebRequest = WebRequest,
+  Encoding extends string | null = string | null,
+> = Omit<Read, 'verify' | 'res' | 'type'> & {
+  /** Checks the raw body before it is parsed: `(request, undefined, buf, encoding)`. */
+  verify?: WebVerifyFunction<Request, Encoding> | undefined;
+  /** Media types to parse, as for a Node request; a function is given the Request. */
+  type?: string | readonly string[] | ((request: Request) => unknown) | undefined;
+};
+
 /** What only the middleware does: `read` takes the rest of a parser's options. */
 type MiddlewareOnly = 'verify' | 'legacyEmptyBody';
 
@@ -260,7 +317,7 @@ export interface UrlencodedReadOptions
  * through the same pipeline and resolves to it, or rejects with the error the middleware would
  * give `next`. With a `schema`, the body is the schema's output.
  */
-export interface Parser<Options, Read, Body> {
+export interface Parser<Options, Read, Body, Encoding extends string | null = string | null> {
   <S extends StandardSchemaV1>(options: WithSchema<Options, S>): ValidatingMiddleware<Output<S>>;
   (options?: Options): ParserMiddleware;
   read<S extends StandardSchemaV1>(
@@ -268,17 +325,52 @@ export interface Parser<Options, Read, Body> {
     options: WithSchema<Read, S>,
   ): Promise<Output<S>>;
   read(req: IncomingMessage, options?: Read): Promise<Body>;
+  /** The same for a Web `Request` (Bun, Deno, Workers, Hono, Next.js, srvx): the same errors. */
+  read<R extends WebRequest, S extends StandardSchemaV1>(
+    request: R,
+    options: WithSchema<WebReadOptions<Read, R, Encoding>, S>,
+  ): Promise<Output<S>>;
+  read<R extends WebRequest>(
+    request: R,
+    options?: WebReadOptions<Read, R, Encoding>,
+  ): Promise<Body>;
 }
 
 /** `json`: the body is any JSON value (untrusted: validate it, or give a `schema`). */
-export interface JsonParser extends Parser<JsonOptions, JsonReadOptions, unknown> {}
+export interface JsonParser extends Parser<JsonOptions, JsonReadOptions, unknown, string> {}
 /** `raw`: the body is a Buffer. */
-export interface RawParser extends Parser<RawOptions, RawReadOptions, Buffer> {}
+export interface RawParser extends Parser<RawOptions, RawReadOptions, Buffer, null> {}
 /** `text`: the body is a string. */
-export interface TextParser extends Parser<TextOptions, TextReadOptions, string> {}
+export interface TextParser extends Parser<TextOptions, TextReadOptions, string, string> {}
 /** `urlencoded`: the body is an object of the form's fields (untrusted). */
 export interface UrlencodedParser
-  extends Parser<UrlencodedOptions, UrlencodedReadOptions, unknown> {}
+  extends Parser<UrlencodedOptions, UrlencodedReadOptions, unknown, string> {}
+
+/**
+ * An RFC 9457 problem document, as `toResponse` and `problemHandler` send it
+ * (`application/problem+json`).
+ */
+export interface ProblemDocument {
+  /** Always `about:blank`: the problem is what the status says (RFC 9457 sec 4.2.1). */
+  readonly type: 'about:blank';
+  /** The status's own phrase (`Payload Too Large`). */
+  readonly title: string;
+  readonly status: number;
+  /** What went wrong, for a 4xx only; never a quote of the body. */
+  readonly detail?: string;
+  /** httpware's stable error type (`entity.too.large`, ...): absent for another error's 500. */
+  readonly code?: ErrorType;
+  /** For a 422 `entity.validation.failed`: where and why the body failed its schema. */
+  readonly issues?: readonly ValidationIssue[];
+}
+
+/** The Express / Connect error middleware `problemHandler()` returns. */
+export type ProblemHandler = (
+  err: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: Next,
+) => void;
 
 /** The parsers object, `httpware/parsers`. */
 export interface Parsers {
@@ -295,6 +387,10 @@ export interface Parsers {
   readonly text: TextParser;
   /** Parses HTML form bodies into an object in `req.body`. */
   readonly urlencoded: UrlencodedParser;
+  /** A parser error as a Web `Response` (`application/problem+json`); anything else a 500. */
+  readonly toResponse: (err: unknown) => Response;
+  /** An Express / Connect error handler answering as `toResponse` does. */
+  readonly problemHandler: () => ProblemHandler;
 }
 
 /**

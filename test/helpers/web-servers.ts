@@ -8,7 +8,7 @@
 // - Next.js is a child process (`next start`) over test/fixtures/next-app (test/next/).
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:net';
-import { createApp, type WebDeps } from '../fixtures/web/app.js';
+import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
 
 /** What the suite needs of a running server: where it is, and how to stop it. */
@@ -30,10 +30,10 @@ function webServer(port: number, close: () => Promise<void>): WebServer {
 }
 
 /** srvx's `serve` on Node (its node:http adapter). */
-export async function startSrvx(using?: WebDeps): Promise<WebServer> {
+export async function startSrvx(): Promise<WebServer> {
   const { serve } = await import('srvx/node');
   const server = serve({
-    fetch: createApp(using).fetch,
+    fetch: createApp().fetch,
     hostname: '127.0.0.1',
     port: 0,
     silent: true,
@@ -62,8 +62,8 @@ export async function startNodeServer(fetch: Fetch): Promise<WebServer> {
   });
 }
 
-export const startHonoOnNode = (logging: 'middleware' | 'fetch', using?: WebDeps) =>
-  startNodeServer(createHonoApp(logging, using).fetch);
+export const startHonoOnNode = (logging: 'middleware' | 'fetch') =>
+  startNodeServer(createHonoApp(logging).fetch);
 
 /** `zlib`, `node:zlib`, `fs/promises`: a Node built-in module's name, as code may write it. */
 const NODE_BUILTIN = new RegExp(

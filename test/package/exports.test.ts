@@ -13,9 +13,11 @@ const rootExports = [
   'isHttpwareError',
   'logger',
   'parsers',
+  'problemHandler',
   'recordError',
   'redactDefaults',
   'requestId',
+  'toResponse',
 ];
 
 test('the root entry exports exactly the public names, from ESM and CommonJS', async () => {
@@ -67,17 +69,28 @@ test('requestId is one function across the root entry and logger.requestId', asy
   assert.equal(cjs.logger.requestId, cjs.requestId);
 });
 
-test('the parsers entry is the parsers object with json, raw, text and urlencoded', async () => {
+test('the parsers entry is the parsers object with json, raw, text, urlencoded, toResponse and problemHandler', async () => {
   const cjs = require('httpware/parsers') as Record<string, unknown>;
-  assert.deepEqual(Object.keys(cjs).sort(), ['json', 'raw', 'text', 'urlencoded']);
+  assert.deepEqual(Object.keys(cjs).sort(), [
+    'json',
+    'problemHandler',
+    'raw',
+    'text',
+    'toResponse',
+    'urlencoded',
+  ]);
   const esm = await import('httpware/parsers');
   assert.deepEqual(Object.keys(esm).sort(), [
     'default',
     'json',
     'parsers',
+    'problemHandler',
     'raw',
     'text',
+    'toResponse',
     'urlencoded',
   ]);
   assert.equal(esm.default, cjs);
+  const root = await import('httpware');
+  assert.deepEqual([root.toResponse, root.problemHandler], [cjs.toResponse, cjs.problemHandler]);
 });

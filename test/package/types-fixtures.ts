@@ -328,6 +328,34 @@ http.createServer(async (req, res) => {
   res.end(JSON.stringify([checks, schema['~standard'].vendor]));
 });
 
+// A Web Request (a fetch handler's): the same read, the same inferred types, verify given the
+// Request; errors answered as problem documents, from a Web handler and from Express.
+export async function onFetch(request: Request): Promise<Response> {
+  try {
+    const user = await json.read(request, { schema: User });
+    const bytes = await raw.read(request);
+    const words = await text.read(request, {
+      verify: (req, res, buf, encoding) => void [req.url, res, buf.byteLength, encoding.length],
+    });
+    const checks: [Equal<typeof user, UserOut>, Equal<typeof bytes, Buffer>, Equal<typeof words, string>] = [
+      true,
+      true,
+      true,
+    ];
+    return Response.json(checks);
+  } catch (err) {
+    return parsers.toResponse(err);
+  }
+}
+app.use(parsers.problemHandler());
+export async function webMisuse(request: Request, res: http.ServerResponse) {
+  // @ts-expect-error a Web handler answers with its Response: no res option
+  await json.read(request, { res });
+  // @ts-expect-error the schema's output, not any
+  const role: number = (await json.read(request, { schema: User })).role;
+  return role;
+}
+
 export function report(issues: readonly ValidationIssue[]): string[] {
   return issues.map((issue) => \`\${issue.path.join('.')}: \${issue.message}\`);
 }

@@ -6,8 +6,15 @@ test('calling the parsers object itself throws body-parser 2 message for the spl
   assert.throws(() => parsers(), /bodyParser\(\) generic has been split/);
 });
 
-test('the parsers object carries exactly the four factories', () => {
-  assert.deepEqual(Object.keys(parsers).sort(), ['json', 'raw', 'text', 'urlencoded']);
+test('the parsers object carries exactly the four factories, toResponse and problemHandler', () => {
+  assert.deepEqual(Object.keys(parsers).sort(), [
+    'json',
+    'problemHandler',
+    'raw',
+    'text',
+    'toResponse',
+    'urlencoded',
+  ]);
 });
 
 test('each factory keeps its name and carries read, its promise form, and nothing else', () => {

@@ -4,7 +4,7 @@
 //
 //   bun test/runtimes/web.ts
 //   deno run --allow-all --sloppy-imports test/runtimes/web.ts
-import { createApp, deps } from '../fixtures/web/app.js';
+import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
 import { startBunServe, startDenoServe, type WebServer } from '../helpers/web-servers.js';
 import { webChecks } from '../web/suite.js';
@@ -29,10 +29,9 @@ for (const [host, app] of hosts) {
       server = await serve(app());
     },
   });
-  for (const { name, needsHttpware, run } of webChecks) {
+  for (const { name, run } of webChecks) {
     checks.push({
       name: `${host}: ${name}`,
-      skip: needsHttpware && deps.name === 'stand-in' ? 'needs httpware (stand-in app)' : undefined,
       run: async () => {
         if (server === undefined) throw new Error(`${host} did not start`);
         await run(server);

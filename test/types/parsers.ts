@@ -150,6 +150,61 @@ types('public types', () => {
     void [badForm, all.json(options)];
   });
 
+  types('read takes a Web Request as it takes an IncomingMessage', () => {
+    const User = v.object({ name: v.string() });
+    const onFetch = async (request: Request): Promise<Response> => {
+      try {
+        const user = await parsers.json.read(request, { schema: User, limit: '10kb' });
+        expectType<Equal<typeof user, { name: string }>>(true);
+        const bytes = await parsers.raw.read(request);
+        expectType<Equal<typeof bytes, Buffer>>(true);
+        const form = await parsers.urlencoded.read(request, { extended: true });
+        expectType<Equal<typeof form, unknown>>(true);
+        await parsers.text.read(request, {
+          verify(req, res, buf, encoding) {
+            expectType<Equal<typeof req, Request>>(true);
+            expectType<Equal<typeof res, undefined>>(true);
+            expectType<Equal<typeof buf, Buffer>>(true);
+            expectType<Equal<typeof encoding, string>>(true);
+          },
+        });
+        await parsers.text.read(request, {
+          type: (req) => req.headers.get('content-type')?.startsWith('text/'),
+        });
+        await parsers.raw.read(request, {
+          verify(_req, _res, _buf, encoding) {
+            expectType<Equal<typeof encoding, null>>(true);
+          },
+        });
+        return Response.json(user);
+      } catch (err) {
+        return parsers.toResponse(err);
+      }
+    };
+    // Any object shaped like a Web Request: each runtime's own Request type fits.
+    const minimal = {
+      headers: new Headers(),
+      body: null,
+      bodyUsed: false,
+    };
+    void parsers.json.read(minimal);
+    // @ts-expect-error a Web Request has no response to give
+    void parsers.json.read(new Request('http://x/'), { res: {} as http.ServerResponse });
+    // @ts-expect-error not a request of either kind
+    void parsers.json.read({ headers: {} });
+    void onFetch;
+  });
+
+  types('toResponse and problemHandler', () => {
+    const response: Response = parsers.toResponse(new Error('x'));
+    const e5 = express5();
+    e5.use(parsers.problemHandler());
+    const e4 = express4();
+    e4.use(parsers.problemHandler());
+    connect().use(parsers.problemHandler());
+    void response;
+  });
+
   types("legacyEmptyBody is every parser's middleware option, not read's", () => {
     const e4 = express4();
     e4.use(parsers.json({ legacyEmptyBody: true }), parsers.raw({ legacyEmptyBody: false }));

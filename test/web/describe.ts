@@ -1,8 +1,6 @@
 // The behaviour suite of ./suite.ts under Node's test runner, against one server started once
-// for the file: each check is one test, in order; httpware-only checks are skipped while the
-// app runs on its stand-in.
+// for the file: each check is one test, in order.
 import { after, before, describe, test } from 'node:test';
-import { deps } from '../fixtures/web/app.js';
 import type { WebServer } from '../helpers/web-servers.js';
 import { webChecks } from './suite.js';
 
@@ -25,10 +23,8 @@ export function describeWebSuite(
     after(async () => {
       await server?.close();
     });
-    for (const { name, needsHttpware, run } of webChecks) {
-      const skip =
-        needsHttpware && deps.name === 'stand-in' ? 'needs httpware (stand-in app)' : false;
-      test(name, { skip }, async () => {
+    for (const { name, run } of webChecks) {
+      test(name, async () => {
         if (server === undefined) throw new Error(`${title}: the server did not start`);
         await run(server);
       });

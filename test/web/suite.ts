@@ -5,10 +5,6 @@
 // - under Node's test runner, one file per Node-hosted server (test/web/*.test.ts, through
 //   ./describe.ts), and for Next.js test/next/app.next.ts;
 // - on Bun and Deno, through test/runtimes/web.ts and its own small runner.
-//
-// A check marked `needsHttpware` asserts what only httpware's Web door does (the predefined
-// formats' lines, the json and ecs fields, the 422 problem document). While the app runs on its
-// stand-in (`deps.name === 'stand-in'`), those are skipped.
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
@@ -17,8 +13,6 @@ import type { WebServer } from '../helpers/web-servers.js';
 
 export interface WebCheck {
   readonly name: string;
-  /** Asserts what only httpware's Web door does: skipped while the app runs on its stand-in. */
-  readonly needsHttpware?: true;
   run(server: WebServer): Promise<void>;
 }
 
@@ -28,9 +22,6 @@ export const webChecks: readonly WebCheck[] = checks;
 
 function check(name: string, run: WebCheck['run']): void {
   checks.push({ name, run });
-}
-function checkHttpware(name: string, run: WebCheck['run']): void {
-  checks.push({ name, needsHttpware: true, run });
 }
 
 /** How long a check waits for the server to record a line or a failure. */
@@ -125,16 +116,13 @@ check('a body that fails the schema is 422 entity.validation.failed', async (ser
   assertFailure(reply, 422, 'entity.validation.failed');
 });
 
-checkHttpware(
-  'the 422 problem document names the issue, and nothing of the body',
-  async (server) => {
-    const reply = await post(server, '/schema', '{"a":"secret-value"}', 'application/json');
-    const problem = assertFailure(reply, 422, 'entity.validation.failed');
-    assert.equal(typeof problem.title, 'string');
-    assert.match(reply.text, /a must be a number/);
-    assert.doesNotMatch(reply.text, /secret-value/);
-  },
-);
+check('the 422 problem document names the issue, and nothing of the body', async (server) => {
+  const reply = await post(server, '/schema', '{"a":"secret-value"}', 'application/json');
+  const problem = assertFailure(reply, 422, 'entity.validation.failed');
+  assert.equal(typeof problem.title, 'string');
+  assert.match(reply.text, /a must be a number/);
+  assert.doesNotMatch(reply.text, /secret-value/);
+});
 
 check('a body of another media type is 415 media.type.unsupported', async (server) => {
   assertFailure(await post(server, '/json', '{}', 'text/plain'), 415, 'media.type.unsupported');
@@ -257,7 +245,7 @@ const LINE_SHAPES: Readonly<Record<string, RegExp>> = {
 };
 
 for (const [format, shape] of Object.entries(LINE_SHAPES)) {
-  checkHttpware(`the ${format} line`, async (server) => {
+  check(`the ${format} line`, async (server) => {
     assert.match(await loggedLine(server, format), shape);
   });
 }
@@ -266,7 +254,7 @@ for (const [format, shape] of Object.entries(LINE_SHAPES)) {
 const SIZE_FIELDS = { json: 'http.response.body.size', ecs: 'http.response.body.bytes' } as const;
 
 for (const [format, sizeField] of Object.entries(SIZE_FIELDS)) {
-  checkHttpware(`the ${format} line's fields`, async (server) => {
+  check(`the ${format} line's fields`, async (server) => {
     const record = JSON.parse(await loggedLine(server, format)) as Record<string, unknown>;
     assert.equal(record['http.request.method'], 'POST');
     assert.equal(record['url.path'], '/text');

@@ -2,15 +2,12 @@
 // into one ES module as wrangler bundles a Worker, with the `nodejs_compat` flag.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deps } from '../fixtures/web/app.js';
 import { bundleWorker, startWorkerd } from '../helpers/web-servers.js';
 import { describeWebSuite } from './describe.js';
 
 describeWebSuite('workerd (miniflare), nodejs_compat', () => startWorkerd());
 
-test('without nodejs_compat, workerd refuses the app at startup: it has no node: module', {
-  skip: deps.name === 'stand-in' ? 'needs httpware (stand-in app)' : false,
-}, async () => {
+test('without nodejs_compat, workerd refuses the app at startup: it has no node: module', async () => {
   const script = await bundleWorker();
   await assert.rejects(
     startWorkerd({ script, compatibilityFlags: [] }),

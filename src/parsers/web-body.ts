@@ -1,0 +1,329 @@
+// The Web door: a parser's `read` given a Web `Request` (undici's, Bun's, Deno's, workerd's, or
+// any object with `headers.get`, `body` and `bodyUsed`). The body goes through the same pipeline
+// as a Node request's (pipeline.ts), so it gets the same answers and the same errors; only
+// where the bytes come from differs: a WHATWG ReadableStream's reader instead of stream events.
+//
+// What a Web Request changes:
+// - a Request has a body unless `body` is null, which reads as an empty body (a Node request
+//   without Content-Length or Transfer-Encoding likewise), its type unchecked;
+// - the runtime may have read nothing yet, so the limit still holds twice: against the
+//   Content-Length before a byte is read, then on every chunk (inflated bytes when encoded);
+// - a client that leaves mid-body makes `read()` reject, or aborts `request.signal`;
+// - after an error the rest of the body is read off and dropped, within the same bounds as on
+//   Node (DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS), so a runtime that answers over the same
+//   connection can deliver the response; past them, or when the announced rest is larger, the
+//   reader is cancelled: nothing more is read, and memory stays bounded by the limit.
+//
+// Cancelling is deferred to a later macrotask, never done in the tick of a `read()`. On Node 20
+// (and later, nodejs/node#64529), a body made by `Readable.toWeb` (srvx's and @hono/node-server's
+// adapters) resumes its Node stream in a `nextTick` when a read asks for more; cancelled before
+// that tick runs, the stream still emits the chunks it buffered, and the adapter's `enqueue` on
+// the closed controller throws ERR_INVALID_STATE from inside a stream event: an uncaught
+// exception that ends the process. Once a macrotask has passed with no read asked for, no resume
+// is pending (the stream is paused with a full queue, or flows with nothing buffered), and
+// cancelling destroys it quietly.
+
+import type { Transform } from 'node:stream';
+import { createError, type HttpwareError } from '../errors.js';
+import { type ContentType, parseContentType } from './media-type.js';
+import type { ResolvedOptions } from './options.js';
+import {
+  type BodyFormat,
+  BodyReader,
+  type Done,
+  DRAIN_LIMIT_BYTES,
+  DRAIN_LIMIT_MS,
+  discard,
+  ignore,
+  lengthOf,
+} from './pipeline.js';
+import type { WebRequest } from './types.js';
+
+type Reader = ReturnType<NonNullable<WebRequest['body']>['getReader']>;
+
+/** Whether `read` was given a Web Request rather than a Node one (whose headers are an object). */
+export function isWebRequest(value: unknown): value is WebRequest {
+  const headers = (value as { headers?: { get?: unknown } } | null | undefined)?.headers;
+  return typeof headers?.get === 'function' && 'body' in (value as object);
+}
+
+/** The Requests a `read` was called for: a second `read` of one is refused, as on Node. */
+const readsStarted = new WeakSet<object>();
+
+/**
+ * `read` for a Web Request: refused at once when its body cannot be read (used, locked, read
+ * before, or its client gone); otherwise its type is matched (a body of another type, or of
+ * none, is a 415 once the rest is drained) and the body read through the pipeline.
+ */
+export function readWebBody(
+  request: WebRequest,
+  options: ResolvedOptions,
+  format: BodyFormat,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const refused = unreadable(request);
+    if (refused !== null) {
+      reject(refused);
+      return;
+    }
+    readsStarted.add(request);
+    const contentType = parseContentType(request.headers.get('content-type') ?? undefined);
+    let matched: boolean;
+    try {
+      matched = typeMatches(request, options, contentType);
+    } catch (thrown) {
+      reject(thrown);
+      return;
+    }
+    const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
+    const reader = new WebBodyReader(request, null, done, null, options, format);
+    if (matched) reader.start(contentType);
+    else
+      reader.refuse(createError('media.type.unsupported', { mediaType: contentType.type ?? '' }));
+  });
+}
+
+/**
+ * Whether the body is of the parser's type: by the `type` option, or the application's type
+ * function, given the Request (what it throws rejects the read). A Request without a body has
+ * no type to check, as a Node request without one.
+ */
+function typeMatches(
+  request: WebRequest,
+  options: ResolvedOptions,
+  contentType: ContentType,
+): boolean {
+  if (request.body === null) return true;
+  if (options.typeFunction === null) return options.matchesType(contentType.type);
+  return Boolean(options.typeFunction(request as never));
+}
+
+function unreadable(request: WebRequest): HttpwareError | null {
+  if (request.bodyUsed || request.body?.locked === true || readsStarted.has(request)) {
+    return createError('stream.not.readable', {});
+  }
+  if (request.signal?.aborted === true) {
+    const length = lengthOf(request.headers.get('content-length'));
+    return createError('request.aborted', {
+      code: 'ECONNABORTED',
+      expected: length,
+      length,
+      received: 0,
+    });
+  }
+  return null;
+}
+
+/**
+ * One Web Request's body through the pipeline: its reader's chunks go to onData (or through a
+ * decompressor), its end to onEnd; a rejected read or an aborted signal is the client leaving.
+ */
+class WebBodyReader extends BodyReader<WebRequest> {
+  private reader: Reader | null = null;
+  /** Whether the pump still hands chunks over (false once cleaned up). */
+  private listening = false;
+  /** The reader gave its last chunk. */
+  private ended = false;
+  /** The client left: there is nothing to drain. */
+  private gone = false;
+  /** Bytes taken off the body as it came (before inflation), for drain's budget. */
+  private taken = 0;
+  /** The Content-Length, if any: the most bytes the body may bring (see pump). */
+  private declared: number | null = null;
+
+  protected contentTypeHeader(): string | undefined {
+    return this.req.headers.get('content-type') ?? undefined;
+  }
+
+  protected encodingHeader(): string | undefined {
+    return this.req.headers.get('content-encoding') ?? undefined;
+  }
+
+  protected announced(): number | null {
+    return lengthOf(this.req.headers.get('content-length'));
+  }
+
+  protected checkSource(): HttpwareError | null {
+    return null;
+  }
+
+  protected collect(): void {
+    this.declared = this.announced();
+    this.listening = true;
+    this.req.signal?.addEventListener('abort', this.onSignal);
+    this.lock();
+    if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
+    else void this.pump(null);
+  }
+
+  protected pipeInto(decompressor: Transform): void {
+    void this.pump(decompressor);
+  }
+
+  protected cutShort(): boolean {
+    return false;
+  }
+
+  protected cleanup(): void {
+    this.listening = false;
+    this.req.signal?.removeEventListener('abort', this.onSignal);
+    const { source } = this;
+    if (source !== null) {
+      source.removeListener('data', this.onData);
+      source.removeListener('end', this.onEnd);
+    }
+    if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
+  }
+
+  protected dropDecompressor(): void {
+    discard(this.decompressor as Transform);
+  }
+
+  /** The body's reader, taken once; null when the Request has no body. */
+  private lock(): Reader | null {
+    if (this.reader === null && this.req.body !== null && !this.req.body.locked) {
+      this.reader = this.req.body.getReader();
+    }
+    return this.reader;
+  }
+
+  /**
+   * Hands the body's chunks to onData, or writes them into a decompressor, waiting for it to
+   * take each (its `drain`) so no more than a chunk waits in memory. Stops as soon as the
+   * pipeline stopped listening: the rest is drain's.
+   */
+  private async pump(into: Transform | null): Promise<void> {
+    const reader = this.reader;
+    try {
+      while (reader !== null) {
+        const { done, value } = await reader.read();
+        if (!this.listening) return;
+        if (done) break;
+        const chunk = bytesOf(value);
+        if (chunk === null) {
+          this.stop(createError('stream.not.readable', {}));
+          return;
+        }
+        this.taken += chunk.length;
+        if (this.declared !== null && this.taken > this.declared) {
+          this.stop(this.longerThanAnnounced());
+          return;
+        }
+        if (into === null) this.onData(chunk);
+        else if (!into.write(chunk)) await writable(into);
+        if (!this.listening) return;
+      }
+    } catch {
+      if (this.listening) this.clientLeft();
+      return;
+    }
+    this.ended = true;
+    if (into === null) this.onEnd();
+    else into.end();
+  }
+
+  /**
+   * node:http never hands over more than a Content-Length announced; a Web body may (a Request
+   * made in the application, a runtime that does not check), and an encoded body announced
+   * small is collected whole before the limit counts it: it is stopped at the first byte past
+   * its announced length.
+   */
+  private longerThanAnnounced(): HttpwareError {
+    const length = this.declared as number;
+    return createError('request.size.invalid', { expected: length, length, received: this.taken });
+  }
+
+  private readonly onSignal = (): void => {
+    if (this.listening) this.clientLeft();
+  };
+
+  private clientLeft(): void {
+    this.gone = true;
+    this.onAborted();
+  }
+
+  /**
+   * After an error: nothing to do for a body that ended, or whose client left (the reader is
+   * then let go). Otherwise the rest is read off and dropped, up to DRAIN_LIMIT_BYTES and
+   * DRAIN_LIMIT_MS, and cancelled past them; a rest announced larger than that is cancelled
+   * without being read. The error is delivered once that is settled.
+   */
+  protected drain(callback: () => void): void {
+    if (this.ended || this.req.body === null) {
+      callback();
+      return;
+    }
+    const reader = this.lock();
+    if (reader === null || this.gone) {
+      if (reader !== null) cancelLater(reader);
+      callback();
+      return;
+    }
+    const declared = this.coding === null ? this.announced() : null;
+    if (declared !== null && declared - this.taken > DRAIN_LIMIT_BYTES) {
+      cancelLater(reader);
+      callback();
+      return;
+    }
+    void discardRest(reader).then(callback);
+  }
+}
+
+/**
+ * Reads off what is left of a body and drops it, within the drain bounds; past them the reader
+ * is cancelled (later, see the header comment). Resolves once it is over, never rejects.
+ */
+async function discardRest(reader: Reader): Promise<void> {
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    cancelLater(reader);
+  }, DRAIN_LIMIT_MS);
+  let discarded = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || late) break;
+      discarded += bytesOf(value)?.length ?? 0;
+      if (discarded > DRAIN_LIMIT_BYTES) {
+        cancelLater(reader);
+        break;
+      }
+    }
+  } catch {
+    // The client left while the rest was read off: nothing more will come.
+  }
+  clearTimeout(timer);
+}
+
+/**
+ * Cancels a reader once the current macrotask is over, never in the tick of a read (see the
+ * header comment: Node's `Readable.toWeb` throws out of its stream otherwise).
+ */
+function cancelLater(reader: Reader): void {
+  setTimeout(cancel, 0, reader);
+}
+
+function cancel(reader: Reader): void {
+  reader.cancel().then(ignore, ignore);
+}
+
+/** A chunk as a Buffer over the same memory (no copy), or null when it is not bytes. */
+function bytesOf(value: unknown): Buffer | null {
+  return value instanceof Uint8Array
+    ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+    : null;
+}
+
+/** Resolves once a decompressor takes more input, or is gone (destroyed after an error). */
+function writable(stream: Transform): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.removeListener('drain', done);
+      stream.removeListener('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
