@@ -652,8 +652,8 @@ export const mutants = [
   logger(
     'timing: req.ip is not preferred',
     LOG,
-    'needs.address || any ? frameworkIp(req) || socketAddress(req) : undefined',
-    'needs.address || any ? socketAddress(req) : undefined',
+    '        ? frameworkIp(req) ||\n',
+    '        ? ',
   ),
   logger(
     'tokens: an unknown token throws',
@@ -1006,5 +1006,40 @@ export const mutants = [
     '  const ip = address((request as { ip?: unknown }).ip);',
     "  const ip = address(request.headers.get('cf-connecting-ip') ?? (request as { ip?: unknown }).ip);",
     ['test/hostile/fetch-remote-addr', 'test/web/'],
+  ),
+  hostile(
+    'trust-proxy: the left-most entry instead of the first untrusted',
+    'src/logger/core/proxy.ts',
+    '      if (!trusts(address, hop)) break;',
+    '      if (!trusts(address, hop) && hop > 0) {}',
+    ['test/hostile/trust-proxy'],
+  ),
+  hostile(
+    'trust-proxy: a malformed entry taken as it is',
+    'src/logger/core/proxy.ts',
+    '      if (next === undefined) break;\n      address = next;',
+    '      address = next ?? entry;',
+    ['test/hostile/trust-proxy'],
+  ),
+  hostile(
+    'trust-proxy: short and hex IPv4 forms read as addresses',
+    'src/logger/core/proxy.ts',
+    '  return IPV4.test(node) ? node : undefined;',
+    '  return /^[0-9a-fx.]+$/i.test(node) ? node : undefined;',
+    ['test/hostile/trust-proxy'],
+  ),
+  hostile(
+    'trust-proxy: both headers read',
+    'src/logger/index.ts',
+    '  const value = req.headers[proxy.header];',
+    "  const value = req.headers[proxy.header] ?? req.headers['x-forwarded-for'];",
+    ['test/hostile/trust-proxy'],
+  ),
+  hostile(
+    'trust-proxy: a header trusted by default',
+    'src/logger/core/proxy.ts',
+    '  if (value === undefined || value === null || value === false) return undefined;',
+    '  if (value === undefined || value === null || value === false) return () => true;',
+    ['test/hostile/trust-proxy'],
   ),
 ];

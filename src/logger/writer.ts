@@ -5,6 +5,7 @@
 
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
 import { verbatimMessages } from './core/failure.js';
+import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
@@ -31,6 +32,8 @@ export interface LineWriter {
   readonly callsApplication: () => boolean;
   readonly immediate: boolean;
   readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
+  readonly proxy: ProxyResolver | undefined;
 }
 
 /** Options resolved once, when a logger is created. */
@@ -47,6 +50,7 @@ interface ResolvedOptions {
   readonly redact: RedactPolicy;
   /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
   readonly verbatim: boolean;
+  readonly proxy: ProxyResolver | undefined;
 }
 
 function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
@@ -64,6 +68,11 @@ function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
   return named ?? compile(format);
 }
 
+const proxyFailed = onceWarning(
+  'HTTPWARE_LOGGER_PROXY',
+  'logger: the trustProxy function threw; that hop is not trusted',
+);
+
 function resolveOptions(options: unknown, defaultStream: () => LogStream): ResolvedOptions {
   if (options === undefined || options === null) {
     return {
@@ -74,15 +83,23 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
       bufferMs: undefined,
       redact: DEFAULT_POLICY,
       verbatim: false,
+      proxy: undefined,
     };
   }
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const { immediate, skip, stream, buffer, redact, otel, errorMessage } = options as Record<
-    string,
-    unknown
-  >;
+  const {
+    immediate,
+    skip,
+    stream,
+    buffer,
+    redact,
+    otel,
+    errorMessage,
+    trustProxy,
+    forwardedHeader,
+  } = options as Record<string, unknown>;
   // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
   // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
   const skipGiven = skip !== undefined && skip !== null && skip !== false;
@@ -116,6 +133,7 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
     bufferMs: bufferInterval(buffer),
     redact: resolveRedact(redact),
     verbatim: errorMessage === 'verbatim',
+    proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
   };
 }
 
@@ -187,6 +205,7 @@ export function lineWriter(
     redact,
     otel: otelOption,
     verbatim,
+    proxy,
   } = resolveOptions(options, defaultStream);
   // A JSON format is made for this logger's redaction lists and stream (objects for an
   // object-mode stream); format strings and functions get tokens that follow the same lists.
@@ -282,5 +301,5 @@ export function lineWriter(
     otel?.emit(exchange, tokens, line);
   }
 
-  return { log, needs, callsApplication, immediate, skip };
+  return { log, needs, callsApplication, immediate, skip, proxy };
 }
