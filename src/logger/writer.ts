@@ -16,7 +16,7 @@ import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat } from './formats.js';
 import { formatForLogger, isJsonFormat } from './json/format.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, tokenNamesOf } from './text/compile.js';
+import { compile, tokenNamesOf, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
 
 type Request = LogRequest;
@@ -54,18 +54,22 @@ interface ResolvedOptions {
 }
 
 function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
-  if (typeof format === 'function') return format as FormatFn<LogRequest, LogResponse>;
+  if (typeof format === 'function') {
+    const fn = format as FormatFn<LogRequest, LogResponse>;
+    // A format made by `logger.compile` colours as a format string does.
+    return colourAllowed() ? fn : withoutColour(fn);
+  }
   if (typeof format !== 'string') {
     throw new TypeError(
       'argument format must be a string (a format name or a format string) or a function',
     );
   }
-  const named = findFormat(format);
-  // The colour decision is made here, once per logger, so NO_COLOR set by the application
-  // before it creates the logger is honoured.
-  if (named === devColoured && !colourAllowed()) return devPlain;
   // A string that is not a format name is a format string.
-  return named ?? compile(format);
+  const resolved = findFormat(format) ?? compile(format);
+  // The colour decision is made here, once per logger, so NO_COLOR set by the application
+  // before it creates the logger is honoured: by `dev`, and by `:status[color]` anywhere.
+  if (colourAllowed()) return resolved;
+  return resolved === devColoured ? devPlain : withoutColour(resolved);
 }
 
 const proxyFailed = onceWarning(
