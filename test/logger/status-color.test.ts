@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fetchLogger, logger } from '../../src/logger/index.js';
 import { serveFetch } from '../helpers/fetch.js';
 import { captureLines, frameworks, send } from '../helpers/index.js';
-import { loggedServer } from '../helpers/logger.js';
+import { firstLine, loggedServer } from '../helpers/logger.js';
 
 let savedNoColor: string | undefined;
 beforeEach(() => {
@@ -17,22 +17,31 @@ afterEach(() => {
   else process.env.NO_COLOR = savedNoColor;
 });
 
-async function lineFor(
-  format: string | Parameters<typeof logger>[0],
+const lineFor = (
+  format: Parameters<typeof logger>[0],
   status: number,
   framework: (typeof frameworks)[number] = 'http',
-): Promise<string> {
-  const server = await loggedServer((stream) => logger(format, { stream }), {
-    framework,
-    handler: (_req, res) => {
-      res.statusCode = status;
-      res.end();
+) =>
+  firstLine(
+    (stream) => logger(format, { stream }),
+    { path: '/c' },
+    {
+      framework,
+      handler: (_req, res) => {
+        res.statusCode = status;
+        res.end();
+      },
     },
-  });
+  );
+
+/** The line of one request to a fetch handler answering `status`, through fetchLogger. */
+async function fetchLine(status: number): Promise<string | undefined> {
+  const capture = captureLines();
+  const log = fetchLogger(':status[color]', { stream: capture.stream });
+  const server = await serveFetch(log(() => new Response('gone', { status })));
   try {
-    await send(server, { path: '/c' });
-    const [line] = await server.capture.waitFor(1);
-    return line ?? '';
+    await send(server);
+    return (await capture.waitFor(1))[0];
   } finally {
     await server.close();
   }
@@ -105,27 +114,11 @@ describe(':status[color]', () => {
 
 describe(':status[color] on the fetch door', () => {
   it('colours the Response status', async () => {
-    const capture = captureLines();
-    const log = fetchLogger(':status[color]', { stream: capture.stream });
-    const server = await serveFetch(log(() => new Response('gone', { status: 410 })));
-    try {
-      await send(server);
-      assert.deepEqual(await capture.waitFor(1), ['\x1b[33m410\x1b[0m']);
-    } finally {
-      await server.close();
-    }
+    assert.equal(await fetchLine(410), '\x1b[33m410\x1b[0m');
   });
 
   it('is plain with NO_COLOR', async () => {
     process.env.NO_COLOR = '1';
-    const capture = captureLines();
-    const log = fetchLogger(':status[color]', { stream: capture.stream });
-    const server = await serveFetch(log(() => new Response('gone', { status: 410 })));
-    try {
-      await send(server);
-      assert.deepEqual(await capture.waitFor(1), ['410']);
-    } finally {
-      await server.close();
-    }
+    assert.equal(await fetchLine(410), '410');
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fetchLogger, logger } from '../../src/logger/index.js';
 import { serveFetch } from '../helpers/fetch.js';
 import { captureLines, frameworks, send } from '../helpers/index.js';
-import { FIXED_NOW, fixTime, loggedServer } from '../helpers/logger.js';
+import { FIXED_NOW, firstLine, fixTime } from '../helpers/logger.js';
 
 process.env.TZ = 'Etc/GMT-2';
 
@@ -15,16 +15,8 @@ beforeEach(() => {
 });
 afterEach(() => undo());
 
-async function lineFor(framework: (typeof frameworks)[number], format: string): Promise<string> {
-  const server = await loggedServer((stream) => logger(format, { stream }), { framework });
-  try {
-    await send(server);
-    const [line] = await server.capture.waitFor(1);
-    return line ?? '';
-  } finally {
-    await server.close();
-  }
-}
+const lineFor = (framework: (typeof frameworks)[number], format: string) =>
+  firstLine((stream) => logger(format, { stream }), {}, { framework });
 
 // FIXED_NOW is 2000-10-10 13:55:36.789 UTC: 15:55:36.789 in UTC+2.
 for (const framework of frameworks) {
