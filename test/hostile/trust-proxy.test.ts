@@ -272,6 +272,14 @@ const cases: readonly Case[] = [
     expected: PEER,
     express: FORGED,
   },
+  {
+    name: 'Forwarded mode ignores X-Forwarded-For, even in Forwarded syntax',
+    trust: 1,
+    header: 'forwarded',
+    headers: { 'x-forwarded-for': `for=${FORGED}` },
+    expected: PEER,
+    express: `for=${FORGED}`,
+  },
 ];
 
 function options(c: Case) {
