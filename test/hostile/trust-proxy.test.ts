@@ -4,6 +4,11 @@
 // gives, and where Express answers otherwise, what it answers and why we differ.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  InMemoryLogRecordExporter,
+  LoggerProvider,
+  SimpleLogRecordProcessor,
+} from '@opentelemetry/sdk-logs';
 import { fetchLogger, logger } from '../../src/logger/index.js';
 import type { TrustProxy } from '../../src/logger/types.js';
 import { fetchAdapters, serveFetch } from '../helpers/fetch.js';
@@ -404,6 +409,26 @@ for (const transport of ['http', 'h2'] as const) {
     });
   }
 }
+
+describe('trustProxy in OpenTelemetry records', () => {
+  it("gives the record's client.address", async () => {
+    const exporter = new InMemoryLogRecordExporter();
+    const loggerProvider = new LoggerProvider({
+      processors: [new SimpleLogRecordProcessor({ exporter })],
+    });
+    const server = await loggedServer((stream) =>
+      logger('json', { stream, otel: { loggerProvider }, trustProxy: 1 }),
+    );
+    try {
+      await send(server, { headers: spoofed });
+      await server.capture.waitFor(1);
+      const [record] = exporter.getFinishedLogRecords();
+      assert.equal(record?.attributes['client.address'], CLIENT);
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('trustProxy on the fetch door', () => {
   it('applies on top of the remoteAddress option', async () => {
