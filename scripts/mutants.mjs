@@ -649,12 +649,7 @@ export const mutants = [
     'if (!exchange.headWritten) {',
     'if (true) {',
   ),
-  logger(
-    'timing: req.ip is not preferred',
-    LOG,
-    '        ? frameworkIp(req) ||\n',
-    '        ? ',
-  ),
+  logger('timing: req.ip is not preferred', LOG, '        ? frameworkIp(req) ||\n', '        ? '),
   logger(
     'tokens: an unknown token throws',
     'src/logger/text/compile.ts',
