@@ -3,7 +3,8 @@
 // whatever the machine's load, so an A/B of a change can be read off one run.
 //   node instructions.mjs [--requests=10000] [--warmup=3000] [--response=chunked] variant ...
 // (the defaults of the logger-instructions group, whose counts these then match)
-// A variant is impl@logger:<format> (impl: floor, minimal, morgan, pino-http, httpware) or
+// A variant is impl@logger:<format> (impl: floor, minimal, morgan, pino-http, httpware,
+// httpware-trust-proxy) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
 // httpware-zod and httpware-zod-handler (json-100b), baseline with
 // HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).

@@ -61,6 +61,9 @@ declare namespace logger {
   export type TokenFn<Req = IncomingMessage, Res = ServerResponse> = types.TokenFn<Req, Res>;
   export type TokenValue = types.TokenValue;
   export type Tokens = types.Tokens;
+  export type TrustProxy = types.TrustProxy;
+  export type TrustProxyAddress = types.TrustProxyAddress;
+  export type TrustProxyName = types.TrustProxyName;
 
   // The names code written for `@types/morgan` uses, so that it compiles unchanged once its
   // import names httpware/logger. Each is the httpware type of the same role; where morgan's

@@ -217,10 +217,16 @@ class FetchExchange {
   ) {
     const second = rest[0];
     const node = nodeRequestOf(request, second);
-    const ip =
+    const peer =
       given === undefined
         ? runtimeAddress(request, second, node)
         : givenAddress(given, request, rest);
+    // `trustProxy`: the peer's address is the runtime's (or the option's); a proxy's on top.
+    const proxy = writer.proxy;
+    const ip =
+      proxy === undefined
+        ? peer
+        : proxy.resolve(peer, request.headers.get(proxy.header) ?? undefined);
     this.req = new FetchRequest(request, ip, node);
     this.ids = ids;
     if (ids !== undefined) {

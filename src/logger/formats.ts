@@ -1,7 +1,10 @@
 // The format registry (named formats, separate from the tokens) and the predefined formats,
 // with exactly the spec's strings.
 
-import { statusCodeOf } from './core/timing.js';
+import { statusColour } from './core/status-colour.js';
+
+export { colourAllowed } from './core/status-colour.js';
+
 import { jsonFormat } from './json/format.js';
 import { jsonPresets } from './json/presets.js';
 import { compile, declareTokenNames, tokenNamesOf } from './text/compile.js';
@@ -25,16 +28,6 @@ export function findFormat(name: string): FormatFn<LogRequest, LogResponse> | un
 
 const DEV_PLAIN = ':method :url :status :response-time ms - :res[content-length]';
 
-/** SGR colour of the `dev` status, by status class. */
-function devColour(res: LogResponse): number {
-  const status = statusCodeOf(res) ?? 0;
-  if (status >= 500) return 31; // red
-  if (status >= 400) return 33; // yellow
-  if (status >= 300) return 36; // cyan
-  if (status >= 200) return 32; // green
-  return 0; // informational, or no response: no colour
-}
-
 // One compiled line per colour, built once. The escape sequences are literal text of the
 // format, so they are written as they are (only token values are escaped).
 const devByColour = new Map<number, FormatFn<LogRequest, LogResponse>>(
@@ -54,7 +47,7 @@ export const devColoured: FormatFn<LogRequest, LogResponse> = function dev(
   req: LogRequest,
   res: LogResponse,
 ) {
-  const format = devByColour.get(devColour(res)) as FormatFn<LogRequest, LogResponse>;
+  const format = devByColour.get(statusColour(res)) as FormatFn<LogRequest, LogResponse>;
   return format(tokens, req, res);
 };
 
@@ -67,11 +60,6 @@ export const devPlain: FormatFn<LogRequest, LogResponse> = directFormat(
 // The coloured lines read the same tokens as the plain one: the logger then records only what
 // they need (no remote address) rather than everything a format function might read.
 declareTokenNames(devColoured, tokenNamesOf(devPlain) ?? []);
-
-/** Whether `dev` may colour: https://no-color.org, read when a logger is created. */
-export function colourAllowed(): boolean {
-  return !process.env.NO_COLOR;
-}
 
 const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn<LogRequest, LogResponse>>> = {
   combined: directFormat(

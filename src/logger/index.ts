@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import { meterBody } from './core/body-bytes.js';
+import type { ProxyResolver } from './core/proxy.js';
 import { redactDefaults } from './core/redact.js';
 import { requestId } from './core/request-id.js';
 import {
@@ -103,8 +104,19 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
   onClose(res, done);
 }
 
+/** The client's address behind the proxies `trustProxy` trusts (Express's `req.ip` aside). */
+function proxiedAddress(req: Request, proxy: ProxyResolver): string | undefined {
+  const value = req.headers[proxy.header];
+  // node:http joins repeated X-Forwarded-For and Forwarded lines with ", " already.
+  return proxy.resolve(socketAddress(req), typeof value === 'string' ? value : undefined);
+}
+
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
-  const { log, needs, callsApplication, immediate, skip } = lineWriter(format, options, stdout);
+  const { log, needs, callsApplication, immediate, skip, proxy } = lineWriter(
+    format,
+    options,
+    stdout,
+  );
   countLogger();
   return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
     // The application's format function or tokens may call any token: everything is recorded.
@@ -115,7 +127,10 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       req,
       res,
       arrive(req, timed),
-      needs.address || any ? frameworkIp(req) || socketAddress(req) : undefined,
+      needs.address || any
+        ? frameworkIp(req) ||
+            (proxy === undefined ? socketAddress(req) : proxiedAddress(req, proxy))
+        : undefined,
       timed && res.headersSent,
     );
     if (needs.span || any) exchange.context = captureContext();

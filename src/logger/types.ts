@@ -203,7 +203,35 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    * given. Without a `stream`, the records are the only output.
    */
   otel?: boolean | OtelOptions | null | undefined;
+  /**
+   * Which proxies in front of the server are trusted to say who the client is, as Express's
+   * `trust proxy` setting: `true` (every hop), a hop count, addresses and CIDR ranges (or the
+   * names `loopback`, `linklocal`, `uniquelocal`) as a list or a comma-separated string, or a
+   * function. `:remote-addr` and the JSON/OTel client address are then the first untrusted
+   * address of `forwardedHeader`, read from the right. Express's own `req.ip` still wins where
+   * it is set. Off by default: no header is believed.
+   */
+  trustProxy?: TrustProxy | null | undefined;
+  /**
+   * The header the trusted proxies write: `x-forwarded-for` (the default) or RFC 7239's
+   * `forwarded`. Only one is ever read; needs `trustProxy`.
+   */
+  forwardedHeader?: 'x-forwarded-for' | 'forwarded' | null | undefined;
 }
+
+/** The address ranges Express's `trust proxy` setting names. */
+export type TrustProxyName = 'loopback' | 'linklocal' | 'uniquelocal';
+
+/** An address (`10.0.0.1`), a CIDR range (`10.0.0.0/8`, `fc00::/7`) or a range's name. */
+export type TrustProxyAddress = TrustProxyName | (string & {});
+
+/** The `trustProxy` option's values (Express's `trust proxy` setting's). */
+export type TrustProxy =
+  | boolean
+  | number
+  | TrustProxyAddress
+  | readonly TrustProxyAddress[]
+  | ((address: string, hop: number) => boolean);
 
 /** The `otel` option's object form. */
 export interface OtelOptions {

@@ -5,6 +5,7 @@
 
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
 import { verbatimMessages } from './core/failure.js';
+import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
@@ -15,7 +16,7 @@ import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat } from './formats.js';
 import { formatForLogger, isJsonFormat } from './json/format.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, tokenNamesOf } from './text/compile.js';
+import { compile, tokenNamesOf, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
 
 type Request = LogRequest;
@@ -31,6 +32,8 @@ export interface LineWriter {
   readonly callsApplication: () => boolean;
   readonly immediate: boolean;
   readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
+  readonly proxy: ProxyResolver | undefined;
 }
 
 /** Options resolved once, when a logger is created. */
@@ -47,22 +50,32 @@ interface ResolvedOptions {
   readonly redact: RedactPolicy;
   /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
   readonly verbatim: boolean;
+  readonly proxy: ProxyResolver | undefined;
 }
 
 function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
-  if (typeof format === 'function') return format as FormatFn<LogRequest, LogResponse>;
+  if (typeof format === 'function') {
+    const fn = format as FormatFn<LogRequest, LogResponse>;
+    // A format made by `logger.compile` colours as a format string does.
+    return colourAllowed() ? fn : withoutColour(fn);
+  }
   if (typeof format !== 'string') {
     throw new TypeError(
       'argument format must be a string (a format name or a format string) or a function',
     );
   }
-  const named = findFormat(format);
-  // The colour decision is made here, once per logger, so NO_COLOR set by the application
-  // before it creates the logger is honoured.
-  if (named === devColoured && !colourAllowed()) return devPlain;
   // A string that is not a format name is a format string.
-  return named ?? compile(format);
+  const resolved = findFormat(format) ?? compile(format);
+  // The colour decision is made here, once per logger, so NO_COLOR set by the application
+  // before it creates the logger is honoured: by `dev`, and by `:status[color]` anywhere.
+  if (colourAllowed()) return resolved;
+  return resolved === devColoured ? devPlain : withoutColour(resolved);
 }
+
+const proxyFailed = onceWarning(
+  'HTTPWARE_LOGGER_PROXY',
+  'logger: the trustProxy function threw; that hop is not trusted',
+);
 
 function resolveOptions(options: unknown, defaultStream: () => LogStream): ResolvedOptions {
   if (options === undefined || options === null) {
@@ -74,15 +87,23 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
       bufferMs: undefined,
       redact: DEFAULT_POLICY,
       verbatim: false,
+      proxy: undefined,
     };
   }
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const { immediate, skip, stream, buffer, redact, otel, errorMessage } = options as Record<
-    string,
-    unknown
-  >;
+  const {
+    immediate,
+    skip,
+    stream,
+    buffer,
+    redact,
+    otel,
+    errorMessage,
+    trustProxy,
+    forwardedHeader,
+  } = options as Record<string, unknown>;
   // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
   // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
   const skipGiven = skip !== undefined && skip !== null && skip !== false;
@@ -116,6 +137,7 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
     bufferMs: bufferInterval(buffer),
     redact: resolveRedact(redact),
     verbatim: errorMessage === 'verbatim',
+    proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
   };
 }
 
@@ -187,6 +209,7 @@ export function lineWriter(
     redact,
     otel: otelOption,
     verbatim,
+    proxy,
   } = resolveOptions(options, defaultStream);
   // A JSON format is made for this logger's redaction lists and stream (objects for an
   // object-mode stream); format strings and functions get tokens that follow the same lists.
@@ -282,5 +305,5 @@ export function lineWriter(
     otel?.emit(exchange, tokens, line);
   }
 
-  return { log, needs, callsApplication, immediate, skip };
+  return { log, needs, callsApplication, immediate, skip, proxy };
 }

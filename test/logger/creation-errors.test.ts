@@ -1,7 +1,7 @@
 // Bad arguments are TypeErrors naming the argument, thrown when the logger is created.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { logger } from '../../src/logger/index.js';
+import { fetchLogger, logger } from '../../src/logger/index.js';
 import { captureWarnings } from '../helpers/warnings.js';
 
 // `buffer` below is deprecated: its warning is taken, not printed.
@@ -76,4 +76,26 @@ describe('errors at creation', () => {
     const options = Object.freeze({ immediate: true, skip: false as const });
     assert.equal(typeof logger('tiny', options), 'function');
   });
+});
+
+describe('trustProxy errors at creation, through both doors', () => {
+  const anyFetchLogger = fetchLogger as unknown as (...args: unknown[]) => unknown;
+  for (const [label, options, message] of [
+    ['an object', { trustProxy: { hops: 1 } }, /option trustProxy/],
+    ['a negative hop count', { trustProxy: -1 }, /hop count/],
+    ['a fractional hop count', { trustProxy: 1.5 }, /hop count/],
+    ['not an address', { trustProxy: 'proxy.example' }, /not an IP address/],
+    ['an empty string', { trustProxy: '' }, /not an IP address/],
+    ['a short IPv4 form', { trustProxy: '127.1' }, /not an IP address/],
+    ['a prefix past the width', { trustProxy: '10.0.0.0/33' }, /invalid range/],
+    ['a netmask with holes', { trustProxy: '10.0.0.0/255.0.255.0' }, /invalid range/],
+    ['a list of numbers', { trustProxy: [10] }, /a list holds/],
+    ['another header', { trustProxy: 1, forwardedHeader: 'x-real-ip' }, /forwardedHeader/],
+    ['a header without trustProxy', { forwardedHeader: 'forwarded' }, /needs the trustProxy/],
+  ] as const) {
+    it(`a trustProxy setting that is ${label} is a TypeError`, () => {
+      assert.throws(() => anyLogger('tiny', options), { name: 'TypeError', message });
+      assert.throws(() => anyFetchLogger('tiny', options), { name: 'TypeError', message });
+    });
+  }
 });

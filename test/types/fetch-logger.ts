@@ -105,5 +105,7 @@ types('fetchLogger', () => {
     fetchLogger('tiny', { buffer: true });
     // @ts-expect-error remoteAddress returns the address as text
     fetchLogger('tiny', { remoteAddress: () => 42 });
+    // @ts-expect-error a hop count is a number
+    fetchLogger('tiny', { trustProxy: { hops: 1 } });
   });
 });

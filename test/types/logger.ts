@@ -121,6 +121,17 @@ types('public types', () => {
     });
   });
 
+  types("trustProxy takes what Express's trust proxy setting takes", () => {
+    logger('combined', { trustProxy: true });
+    logger('combined', { trustProxy: 2 });
+    logger('combined', { trustProxy: 'loopback, 10.0.0.0/8' });
+    logger('combined', { trustProxy: ['uniquelocal', '203.0.113.0/24'] as const });
+    logger('combined', { trustProxy: (address, hop) => hop < 2 && address !== '10.0.0.9' });
+    logger('json', { trustProxy: 'loopback', forwardedHeader: 'forwarded' });
+    const options: LoggerOptions = { trustProxy: false, forwardedHeader: null };
+    void options;
+  });
+
   types('misuse is a type error', () => {
     const misuse = () => {
       // @ts-expect-error a format is a string or a function
@@ -137,6 +148,14 @@ types('public types', () => {
       logger('json', { errorMessage: 'raw' });
       // @ts-expect-error buffer (morgan's deprecated option) is a boolean or an interval
       logger('tiny', { buffer: '1s' });
+      // @ts-expect-error trustProxy is not an object of settings
+      logger('tiny', { trustProxy: { hops: 1 } });
+      // @ts-expect-error a trustProxy function answers whether the hop is trusted
+      logger('tiny', { trustProxy: (address: string) => address });
+      // @ts-expect-error a trust list holds addresses and ranges as text
+      logger('tiny', { trustProxy: [10] });
+      // @ts-expect-error forwardedHeader names x-forwarded-for or forwarded
+      logger('tiny', { trustProxy: 1, forwardedHeader: 'x-real-ip' });
       // @ts-expect-error a token returns a printable value
       logger.token('bad', () => ({ not: 'printable' }));
       // @ts-expect-error compile takes a format string only

@@ -92,3 +92,18 @@ describe('formatDate iso', () => {
     assert.throws(() => formatDate(-8.64e15 - 1, 'iso'), RangeError);
   });
 });
+
+describe('local dates', () => {
+  it('a cached local rendering moves on with the second, and its milliseconds with every call', () => {
+    const at = Date.UTC(2000, 9, 10, 13, 55, 36, 789);
+    const offset = -new Date(at).getTimezoneOffset();
+    const local = (ms: number) => new Date(ms + offset * 60_000).toISOString().slice(11, 23);
+    for (const ms of [at, at + 1, at + 1000, at + 61_000]) {
+      assert.equal(formatDate(ms, '%H:%M:%S.%L'), local(ms));
+    }
+  });
+
+  it('an out-of-range time gives no date, as the UTC renderings throw for it', () => {
+    assert.equal(formatDate(9e15, 'iso-local'), undefined);
+  });
+});

@@ -7,6 +7,8 @@
 // rendering with the milliseconds added: `toISOString` costs about 750 ns, which a server that
 // sees one request per millisecond or fewer would otherwise pay on every line.
 
+import { dateRenderer } from './local-date.js';
+
 const CLF_MONTH = [
   'Jan',
   'Feb',
@@ -74,7 +76,8 @@ export function isoDate(ms: number): string {
 }
 
 /**
- * `:date[format]`: `clf`, `iso` or `web`; any other format gives `undefined`. The date is a
+ * `:date[format]`: `clf`, `iso` or `web`, or (local-date.ts) `local`, `iso-local` or a
+ * layout; any other format gives `undefined`. The date is a
  * `Date` or a time in milliseconds (`Date.now()`).
  */
 export function formatDate(date: Date | number, format: string): string | undefined {
@@ -87,6 +90,6 @@ export function formatDate(date: Date | number, format: string): string | undefi
     case 'web':
       return cachedWeb(ms);
     default:
-      return undefined;
+      return dateRenderer(format)?.(ms);
   }
 }

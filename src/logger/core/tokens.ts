@@ -7,6 +7,7 @@ import { loggedUser } from './basic-auth.js';
 import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
 import { errorMessage, errorType } from './failure.js';
+import { dateRenderer } from './local-date.js';
 import {
   DEFAULT_POLICY,
   maskHeader,
@@ -234,7 +235,12 @@ export function boundBuiltin(
   }
   if (name === 'date') {
     const format = arg || 'web';
-    return () => formatDate(Date.now(), format);
+    if (format === 'clf' || format === 'iso' || format === 'web') {
+      return () => formatDate(Date.now(), format);
+    }
+    // `local`, `iso-local` or a layout, its renderer found once for the part.
+    const render = dateRenderer(format);
+    return render === undefined ? () => undefined : () => render(Date.now());
   }
   const redacting = redactingTokens(policy) as unknown as Record<
     string,

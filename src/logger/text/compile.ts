@@ -6,6 +6,7 @@
 import { escapeLogField, isEscapedCopy } from '../core/escape.js';
 import { DEFAULT_POLICY, type RedactPolicy, urlText } from '../core/redact.js';
 import { policyOfTokens } from '../core/redacting-registry.js';
+import { colouredStatus } from '../core/status-colour.js';
 import { isBuiltinDefinition, registryVersion, tokenRegistry } from '../core/token-registry.js';
 import { boundBuiltin, NOTHING_TO_ESCAPE, referrerHeader } from '../core/tokens.js';
 import { fullUrl } from '../core/url-parts.js';
@@ -147,7 +148,13 @@ function builtinStep(
   mayNeedEscaping: boolean,
   policy: RedactPolicy,
   tokens: Tokens,
+  colour: boolean,
 ): Step {
+  // `:status[color]`: dev's colours in any format string. The escape sequences are the
+  // format's own text, not a value: written as they are, around digits only.
+  if (colour && part.name === 'status' && part.arg === COLOR) {
+    return (_req, res) => colouredStatus(res);
+  }
   const value = boundBuiltin(part.name, part.arg, policy);
   const urlOf = Object.hasOwn(URL_TOKENS, part.name) ? URL_TOKENS[part.name] : undefined;
   const fallback = (req: LogRequest, res: LogResponse) =>
@@ -180,11 +187,12 @@ function registrySteps(
   escapes: readonly boolean[],
   policy: RedactPolicy,
   tokens: Tokens,
+  colour: boolean,
 ): Step[] {
   return parts.map((part, i) => {
     if (typeof part === 'string') return part;
     if (isBuiltinDefinition(part.name)) {
-      return builtinStep(part, escapes[i] as boolean, policy, tokens);
+      return builtinStep(part, escapes[i] as boolean, policy, tokens, colour);
     }
     const fn = findToken(tokens, part.name);
     return (req, res) => renderToken(fn, tokens, part, req, res);
@@ -212,8 +220,27 @@ export function declareTokenNames(format: Function, names: readonly string[]): v
   tokenNames.set(format, names);
 }
 
+/** The argument of `:status` that colours it. */
+const COLOR = 'color';
+
+/** The source of each compiled format with a `:status[color]`, to make its plain twin. */
+const colouredSources = new WeakMap<Function, string>();
+
+/**
+ * The format as a logger that may not colour writes it (NO_COLOR): a format compiled from a
+ * string with `:status[color]` made again without colours; any other format as it is.
+ */
+export function withoutColour<F extends Function>(format: F): F {
+  const source = colouredSources.get(format);
+  return source === undefined ? format : (compileFormat(source, false) as unknown as F);
+}
+
 /** Compiles a format string into a format function `(tokens, req, res) => line`. */
 export function compile(format: string): CompiledFormatFn<LogRequest, LogResponse> {
+  return compileFormat(format, true);
+}
+
+function compileFormat(format: string, colour: boolean): CompiledFormatFn<LogRequest, LogResponse> {
   if (typeof format !== 'string') {
     throw new TypeError('argument format must be a string');
   }
@@ -235,7 +262,7 @@ export function compile(format: string): CompiledFormatFn<LogRequest, LogRespons
       resolved.set(tokens, entry);
     }
     if (entry.at !== registryVersion()) {
-      entry.steps = registrySteps(parts, escapes, policy, tokens);
+      entry.steps = registrySteps(parts, escapes, policy, tokens, colour);
       entry.at = registryVersion();
     }
     return entry.steps;
@@ -268,5 +295,11 @@ export function compile(format: string): CompiledFormatFn<LogRequest, LogRespons
     compiled,
     parts.flatMap((part) => (typeof part === 'string' ? [] : [part.name])),
   );
+  if (
+    colour &&
+    parts.some((part) => typeof part !== 'string' && part.name === 'status' && part.arg === COLOR)
+  ) {
+    colouredSources.set(compiled, format);
+  }
   return compiled;
 }
