@@ -176,19 +176,18 @@ function defaultStream(): LogStream {
 
 type AddressOption = (request: Request, ...rest: unknown[]) => string | null | undefined;
 
+/** The wrapped handler's arguments as they came (`arguments`: no array is made per call). */
+type HandlerArguments = ArrayLike<unknown>;
+
 const addressFailed = onceWarning(
   'HTTPWARE_LOGGER_ADDRESS',
   'logger: the remoteAddress function threw; the address is written as "-"',
 );
 
 /** What the `remoteAddress` option gives; a throw costs the line its address, not the request. */
-function givenAddress(
-  given: AddressOption,
-  request: Request,
-  rest: readonly unknown[],
-): string | undefined {
+function givenAddress(given: AddressOption, args: HandlerArguments): string | undefined {
   try {
-    return address(given(request, ...rest));
+    return address(given.apply(undefined, args as unknown as Parameters<AddressOption>));
   } catch (err) {
     addressFailed(err);
     return undefined;
@@ -207,20 +206,25 @@ class FetchExchange {
   private logged: boolean;
   /** The async context of the call, when the line may run the application's code. */
   private readonly scope: AsyncResource | undefined;
+  /**
+   * Whether the line waits for the body's delivery: the format reads what only its end tells
+   * (`needs.delivered`), or runs the application's code (a format function, a custom token,
+   * `skip`), which may read anything. Otherwise the line, the same either way, is written
+   * when the Response comes, and the Response is handed on untouched.
+   */
+  private readonly watches: boolean;
 
   constructor(
     writer: LineWriter,
     request: Request,
-    rest: readonly unknown[],
+    args: HandlerArguments,
     given: AddressOption | undefined,
     ids: ResolvedRequestIdOptions | undefined,
   ) {
-    const second = rest[0];
+    const second = args[1];
     const node = nodeRequestOf(request, second);
     const ip =
-      given === undefined
-        ? runtimeAddress(request, second, node)
-        : givenAddress(given, request, rest);
+      given === undefined ? runtimeAddress(request, second, node) : givenAddress(given, args);
     this.req = new FetchRequest(request, ip, node);
     this.ids = ids;
     if (ids !== undefined) {
@@ -235,10 +239,11 @@ class FetchExchange {
     if (writer.needs.span || any) this.exchange.context = captureContext();
     // The line may run the application's code, which may read an AsyncLocalStorage: it is
     // made in the context the handler was called in, not the runtime's that reads the body.
-    this.scope =
-      any || writer.skip !== undefined
-        ? new AsyncResource('httpware.logger', { requireManualDestroy: true })
-        : undefined;
+    const runsCode = any || writer.skip !== undefined;
+    this.scope = runsCode
+      ? new AsyncResource('httpware.logger', { requireManualDestroy: true })
+      : undefined;
+    this.watches = runsCode || writer.needs.delivered;
     this.logged = false;
   }
 
@@ -287,19 +292,22 @@ class FetchExchange {
       return response;
     }
     const status = response.status;
-    const body = response.body;
     // A status `new Response` cannot copy (a WebSocket upgrade's 101) is left as it is.
     const copyable = status >= 200 && status <= 599;
     const headers = this.headersOf(response, copyable);
     this.head(status, response, headers);
+    if (!this.watches) {
+      this.line();
+      return headers === response.headers ? response : copied(response, response.body, headers);
+    }
+    const body = response.body;
     if (body === null || !copyable || hasNoBody(this.req.method, status)) {
       // No body sent: its size is 0, as node:http's for a response ended without one.
       if (body === null) this.exchange.meter = { counting: true, bytes: 0, ending: false };
       this.res.writableEnded = true;
       this.res.writableFinished = true;
       this.line();
-      if (headers === response.headers) return response;
-      return new Response(body, { status, statusText: response.statusText, headers });
+      return headers === response.headers ? response : copied(response, body, headers);
     }
     const counted = response.headers.has('content-length')
       ? undefined
@@ -335,7 +343,7 @@ class FetchExchange {
       },
       { highWaterMark: 0 },
     );
-    return new Response(watched, { status, statusText: response.statusText, headers });
+    return copied(response, watched, headers);
   }
 
   /**
@@ -349,6 +357,15 @@ class FetchExchange {
     headers.set(this.ids.header, id);
     return headers;
   }
+}
+
+/** A Response with the original's status and status text, and the body and headers given. */
+function copied(
+  response: Response,
+  body: ReadableStream<Uint8Array> | null,
+  headers: Headers,
+): Response {
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -376,20 +393,23 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
       ? undefined
       : resolveRequestIdOptions(idOption === true ? undefined : idOption);
 
-  function start(request: Request, rest: readonly unknown[]): FetchExchange {
-    const exchange = new FetchExchange(writer, request, rest, addressOf, ids);
+  function start(request: Request, args: HandlerArguments): FetchExchange {
+    const exchange = new FetchExchange(writer, request, args, addressOf, ids);
     if (writer.immediate) exchange.line();
     return exchange;
   }
 
   function wrap(handler: (request: Request, ...rest: unknown[]) => unknown) {
     if (typeof handler !== 'function') throw new TypeError('argument handler must be a function');
-    return function logged(this: unknown, request: Request, ...rest: unknown[]): unknown {
-      const exchange = start(request, rest);
-      if (writer.immediate) return handler.call(this, request, ...rest);
+    return function logged(this: unknown, request: Request): unknown {
+      // The handler gets exactly the arguments given (Workers' env and ctx, Deno's info, ...).
+      // biome-ignore lint/complexity/noArguments: forwarded as they are, no array per request
+      const args = arguments as unknown as [Request, ...unknown[]];
+      const exchange = start(request, args);
+      if (writer.immediate) return handler.apply(this, args);
       let result: unknown;
       try {
-        result = handler.call(this, request, ...rest);
+        result = handler.apply(this, args);
       } catch (err) {
         exchange.failed(err);
         throw err;
@@ -406,7 +426,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   }
 
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
-    const exchange = start(c.req.raw, [c.env]);
+    const exchange = start(c.req.raw, [c.req.raw, c.env]);
     if (writer.immediate) return next();
     try {
       await next();
