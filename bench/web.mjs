@@ -9,9 +9,10 @@
 //   is httpware's time over request.json()'s; httpware also checks the type, the limit (on the
 //   announced length and every chunk) and prototype keys, which request.json() does not.
 // - logger: a fetch handler answering a small text body, called in process and its body read
-//   to the end (the line is written when the body has been delivered): no logger, hono's
+//   to the end (a line that waits for the delivery, json's, is written then): no logger, hono's
 //   `logger` middleware on a Hono app (against the same app without it), and httpware's
-//   `fetchLogger` with `combined` and `json`, wrapping the handler and as Hono middleware.
+//   `fetchLogger` with `combined` and `json`, wrapping the handler and as Hono middleware, and
+//   Hono with a no-op middleware (Hono skips its chain for a lone handler: the chain's cost).
 //   Every logger writes to a discarding sink; the figure is overhead in µs per request, and
 //   httpware's overhead as a ratio of hono/logger's.
 // Variants run interleaved, in rounds of batches of about `--batch-ms` each; a figure is the
@@ -137,6 +138,8 @@ async function loggerCases() {
     'httpware json': call(fetchLogger('json', { stream: sink })(handler)),
     hono: call(app()),
     'hono + hono/logger': call(app(honoLogger(honoPrint))),
+    // Hono runs a lone handler without its middleware chain: this is the chain's own cost.
+    'hono + no-op middleware': call(app((_c, next) => next())),
     'hono + httpware combined': call(app(fetchLogger('combined', { stream: sink }).middleware)),
   });
   const overhead = {
@@ -144,6 +147,11 @@ async function loggerCases() {
     'httpware json': times['httpware json'] - times.none,
     'hono/logger': times['hono + hono/logger'] - times.hono,
     'httpware combined (hono middleware)': times['hono + httpware combined'] - times.hono,
+  };
+  // The same two middleware over Hono's chain alone: what each adds inside the chain.
+  const inChain = {
+    'hono/logger': times['hono + hono/logger'] - times['hono + no-op middleware'],
+    'httpware combined': times['hono + httpware combined'] - times['hono + no-op middleware'],
   };
   for (const [name, us] of Object.entries(times))
     console.log(`logger ${name.padEnd(26)} ${fmt(us)} µs/request`);
@@ -153,8 +161,11 @@ async function loggerCases() {
       `overhead ${name.padEnd(36)} ${fmt(us)} µs  ${ratio.toFixed(2)}× hono/logger's (target < 1)`,
     );
   }
+  for (const [name, us] of Object.entries(inChain)) {
+    console.log(`in Hono's chain ${name.padEnd(29)} ${fmt(us)} µs over a no-op middleware`);
+  }
   if (sink.lines === 0 || honoSink.lines === 0) throw new Error('a logger wrote no line');
-  return { times, overhead };
+  return { times, overhead, inChain };
 }
 
 console.log(

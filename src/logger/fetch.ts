@@ -240,8 +240,10 @@ class FetchExchange {
     }
     this.res = new FetchResponse();
     this.writer = writer;
-    this.exchange = new Exchange(this.req, this.res, clock(), ip);
     const any = writer.callsApplication();
+    // The clock is read only for a line that has a time in it, as on Node.
+    const startedAt = writer.needs.arrival || any ? clock() : Number.NaN;
+    this.exchange = new Exchange(this.req, this.res, startedAt, ip);
     if (writer.needs.span || any) this.exchange.context = captureContext();
     // The line may run the application's code, which may read an AsyncLocalStorage: it is
     // made in the context the handler was called in, not the runtime's that reads the body.
@@ -275,7 +277,7 @@ class FetchExchange {
   private head(status: number, response?: Response, headers?: Headers): void {
     const { exchange, res } = this;
     exchange.headWritten = true;
-    exchange.headAt = clock();
+    if (!Number.isNaN(exchange.startedAt)) exchange.headAt = clock();
     res.statusCode = status;
     res.response = response;
     res.sentHeaders = headers;
