@@ -65,14 +65,78 @@ class FetchRequest implements FetchLogRequest {
 
   /** `request.headers` as node:http keys them (Headers iterate lower-case, repeats joined). */
   get headers(): Readonly<Record<string, string | undefined>> {
-    if (this.lowerCased === undefined) {
-      // No prototype: a `:req[constructor]` finds no Object method.
-      const headers: Record<string, string | undefined> = Object.create(null);
-      for (const [name, value] of this.request.headers) headers[name] = value;
-      this.lowerCased = headers;
-    }
+    if (this.lowerCased === undefined) this.lowerCased = headersView(this.request.headers);
     return this.lowerCased;
   }
+}
+
+/** A `Headers` seen as node:http's `req.headers`, filled as it is read. */
+class HeadersView implements ProxyHandler<Record<string, string | undefined>> {
+  declare private readonly headers: Headers;
+  declare private complete: boolean;
+
+  constructor(headers: Headers) {
+    this.headers = headers;
+    this.complete = false;
+  }
+
+  get(target: Record<string, string | undefined>, name: string | symbol): string | undefined {
+    if (typeof name !== 'string') return undefined;
+    if (name in target || this.complete) return target[name];
+    // node:http's keys are lower-case: `headers['User-Agent']` finds nothing there either.
+    let value: string | undefined;
+    if (name.toLowerCase() === name) {
+      try {
+        value = this.headers.get(name) ?? undefined;
+      } catch {
+        // Not a header name (`Headers.get` throws a TypeError): no such header.
+      }
+    }
+    target[name] = value;
+    return value;
+  }
+
+  has(target: Record<string, string | undefined>, name: string | symbol): boolean {
+    return this.get(target, name) !== undefined;
+  }
+
+  ownKeys(target: Record<string, string | undefined>): (string | symbol)[] {
+    return Reflect.ownKeys(this.filled(target));
+  }
+
+  getOwnPropertyDescriptor(
+    target: Record<string, string | undefined>,
+    name: string | symbol,
+  ): PropertyDescriptor | undefined {
+    const filled = this.filled(target);
+    return filled[name as string] === undefined
+      ? undefined
+      : Reflect.getOwnPropertyDescriptor(filled, name);
+  }
+
+  /** Every header in the target, in the order Headers list them, and no other name. */
+  private filled(target: Record<string, string | undefined>): Record<string, string | undefined> {
+    if (!this.complete) {
+      this.complete = true;
+      for (const name of Object.keys(target)) delete target[name];
+      for (const [name, value] of this.headers) target[name] = value;
+    }
+    return target;
+  }
+}
+
+/**
+ * The request's headers keyed by lower-case name, read one by one (`Headers.get`) as tokens
+ * ask for them: listing them all (what `Object.keys` and `JSON.stringify` do) sorts and copies
+ * every header, about 1 µs for a browser's dozen on Node 20 and on Bun, against 0.1 to 0.3 µs
+ * for the three a `combined` line reads. No prototype: a `:req[constructor]` finds no Object
+ * method.
+ */
+function headersView(headers: Headers): Record<string, string | undefined> {
+  return new Proxy(
+    Object.create(null) as Record<string, string | undefined>,
+    new HeadersView(headers),
+  );
 }
 
 /** The handler's answer seen through the line model (types.ts: `FetchLogResponse`). */

@@ -283,6 +283,38 @@ describe('fetchLogger options and tokens', () => {
     assert.deepEqual(capture.lines, ['/bad 400']);
   });
 
+  it("gives a format function the request's headers as node:http keys them", () => {
+    const capture = captureLines();
+    const log = fetchLogger(
+      (_tokens, req: FetchLogRequest) =>
+        JSON.stringify([
+          req.headers['x-b'],
+          req.headers['X-B'],
+          'x-a' in req.headers,
+          'x-none' in req.headers,
+          req.headers['bad name'],
+          req.headers,
+          Object.keys(req.headers),
+        ]),
+      { stream: capture.stream },
+    );
+    const headers = new Headers([
+      ['X-B', '2'],
+      ['x-a', '1'],
+      ['x-a', '3'],
+    ]);
+    log((_request: Request) => new Response(null))(new Request('http://localhost/', { headers }));
+    assert.deepEqual(JSON.parse(capture.lines[0] as string), [
+      '2',
+      null,
+      true,
+      false,
+      null,
+      { 'x-a': '1, 3', 'x-b': '2' },
+      ['x-a', 'x-b'],
+    ]);
+  });
+
   it('hands custom tokens the request and response views, with the Web objects on them', () => {
     const capture = captureLines();
     const seen: unknown[] = [];
