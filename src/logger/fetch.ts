@@ -168,6 +168,18 @@ const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
 /** The request target as node:http's `req.url` has it: path and query of the absolute URL. */
 function targetOf(url: string): string {
+  // An http(s) URL as the URL parser writes it (what `request.url` is) has its path right
+  // after the authority, which holds no "/", "?" or "#": found without the regular
+  // expression, which cost 10 times as much on Bun. Anything else takes the general path.
+  const start = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+  if (start !== -1) {
+    const path = url.indexOf('/', start);
+    const query = url.indexOf('?', start);
+    const fragment = url.indexOf('#', start);
+    if (path !== -1 && (query === -1 || path < query) && (fragment === -1 || path < fragment)) {
+      return url.slice(path);
+    }
+  }
   const origin = ORIGIN.exec(url);
   if (origin === null) return url;
   const target = url.slice(origin[0].length);

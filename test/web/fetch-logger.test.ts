@@ -283,6 +283,23 @@ describe('fetchLogger options and tokens', () => {
     assert.deepEqual(capture.lines, ['/bad 400']);
   });
 
+  it("logs :url as the path and query of the Request's URL, whatever its form", () => {
+    const capture = captureLines();
+    const log = fetchLogger(':url', { stream: capture.stream });
+    const handler = log((_request: Request) => new Response(null));
+    // Adapters may hand over a Request-like object whose URL the parser did not write.
+    for (const url of [
+      'http://h/a/b?c=/d',
+      'https://h:8443',
+      'http://h?x/y',
+      'http://h#x/y',
+      'ws://h/w',
+    ]) {
+      handler({ url, method: 'GET', headers: new Headers() } as Request);
+    }
+    assert.deepEqual(capture.lines, ['/a/b?c=/d', '/', '?x/y', '#x/y', '/w']);
+  });
+
   it("gives a format function the request's headers as node:http keys them", () => {
     const capture = captureLines();
     const log = fetchLogger(
