@@ -148,6 +148,7 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
 function needsOf(format: FormatFn<LogRequest, LogResponse>, otel: OtelOutput | undefined): Needs {
   const names = [...(tokenNamesOf(format) ?? []), ...(otel?.tokenNames ?? [])];
   const has = (name: string) => names.includes(name);
+  const bytes = has('res-body-bytes') || tokenNamesOf(format) === undefined;
   return {
     head: names.some((name) => HEAD_TOKENS.has(name)),
     headTime: has('response-time'),
@@ -157,7 +158,8 @@ function needsOf(format: FormatFn<LogRequest, LogResponse>, otel: OtelOutput | u
     // A format function may ask for any token; a custom token in a format string may too, but
     // counting every response's writes for that is not worth it (the size is then the
     // announced length).
-    bytes: has('res-body-bytes') || tokenNamesOf(format) === undefined,
+    bytes,
+    delivered: bytes || has('total-time') || has('error-type') || has('error-message'),
   };
 }
 
@@ -174,6 +176,11 @@ export interface Needs {
   readonly span: boolean;
   /** Count the bytes of a body sent without a length (`:res-body-bytes`, the JSON sizes). */
   readonly bytes: boolean;
+  /**
+   * Wait for the end of the response's body: its time (`:total-time`), its size, or a failure
+   * recorded while it was sent. A format function counts as reading all of them.
+   */
+  readonly delivered: boolean;
 }
 
 /**

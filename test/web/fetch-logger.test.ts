@@ -130,7 +130,7 @@ describe('fetchLogger writes the line when the body is done', () => {
 
   it('keeps the status, status text and headers of the Response it watches', async () => {
     const capture = captureLines();
-    const log = fetchLogger('tiny', { stream: capture.stream });
+    const log = fetchLogger(':status :res-body-bytes', { stream: capture.stream });
     const response = await log(
       (_request: Request) =>
         new Response('teapot', {
@@ -149,7 +149,7 @@ describe('fetchLogger writes the line when the body is done', () => {
   for (const adapter of fetchAdapters) {
     it(`leaves a known length announced: Content-Length, not chunked (${adapter})`, async () => {
       const capture = captureLines();
-      const log = fetchLogger('tiny', { stream: capture.stream });
+      const log = fetchLogger(':status :res-body-bytes', { stream: capture.stream });
       await withServer(
         log((_request: Request) => new Response('hello', { headers: { 'content-length': '5' } })),
         async (origin) => {
@@ -162,6 +162,57 @@ describe('fetchLogger writes the line when the body is done', () => {
       );
     });
   }
+});
+
+describe('fetchLogger with a format that reads nothing of the delivery', () => {
+  it('hands on the Response the handler returned, untouched', async () => {
+    const capture = captureLines();
+    const log = fetchLogger('combined', { stream: capture.stream });
+    const response = new Response(piecesUntil(new Promise(() => {})));
+    const returned = await log((_request: Request) => response)(new Request('http://localhost/'));
+    assert.equal(returned, response);
+  });
+
+  for (const adapter of fetchAdapters) {
+    it(`writes the line when the Response comes, before its body ends (${adapter})`, async () => {
+      const capture = captureLines();
+      const last = gate();
+      const log = fetchLogger(':method :url :status :res[content-type]', {
+        stream: capture.stream,
+      });
+      await withServer(
+        log(
+          (_request: Request) =>
+            new Response(piecesUntil(last.promise), { headers: { 'content-type': 'text/x' } }),
+        ),
+        async (origin) => {
+          const res = await headOf(origin, '/a');
+          assert.equal(await nextPiece(res), 'first,');
+          assert.deepEqual(capture.lines, ['GET /a 200 text/x']);
+          last.open();
+          res.resume();
+        },
+        adapter,
+      );
+    });
+  }
+
+  it('waits for the delivery when a skip function is given', async () => {
+    const capture = captureLines();
+    const last = gate();
+    const log = fetchLogger('tiny', { stream: capture.stream, skip: () => false });
+    await withServer(
+      log((_request: Request) => new Response(piecesUntil(last.promise))),
+      async (origin) => {
+        const res = await headOf(origin, '/');
+        await nextPiece(res);
+        assert.deepEqual(capture.lines, []);
+        last.open();
+        res.resume();
+        assert.equal((await capture.waitFor(1)).length, 1);
+      },
+    );
+  });
 });
 
 describe('fetchLogger and a handler that throws', () => {
@@ -230,6 +281,55 @@ describe('fetchLogger options and tokens', () => {
       ['/bad', 400],
     ]);
     assert.deepEqual(capture.lines, ['/bad 400']);
+  });
+
+  it("logs :url as the path and query of the Request's URL, whatever its form", () => {
+    const capture = captureLines();
+    const log = fetchLogger(':url', { stream: capture.stream });
+    const handler = log((_request: Request) => new Response(null));
+    // Adapters may hand over a Request-like object whose URL the parser did not write.
+    for (const url of [
+      'http://h/a/b?c=/d',
+      'https://h:8443',
+      'http://h?x/y',
+      'http://h#x/y',
+      'ws://h/w',
+    ]) {
+      handler({ url, method: 'GET', headers: new Headers() } as Request);
+    }
+    assert.deepEqual(capture.lines, ['/a/b?c=/d', '/', '?x/y', '#x/y', '/w']);
+  });
+
+  it("gives a format function the request's headers as node:http keys them", () => {
+    const capture = captureLines();
+    const log = fetchLogger(
+      (_tokens, req: FetchLogRequest) =>
+        JSON.stringify([
+          req.headers['x-b'],
+          req.headers['X-B'],
+          'x-a' in req.headers,
+          'x-none' in req.headers,
+          req.headers['bad name'],
+          req.headers,
+          Object.keys(req.headers),
+        ]),
+      { stream: capture.stream },
+    );
+    const headers = new Headers([
+      ['X-B', '2'],
+      ['x-a', '1'],
+      ['x-a', '3'],
+    ]);
+    log((_request: Request) => new Response(null))(new Request('http://localhost/', { headers }));
+    assert.deepEqual(JSON.parse(capture.lines[0] as string), [
+      '2',
+      null,
+      true,
+      false,
+      null,
+      { 'x-a': '1, 3', 'x-b': '2' },
+      ['x-a', 'x-b'],
+    ]);
   });
 
   it('hands custom tokens the request and response views, with the Web objects on them', () => {
