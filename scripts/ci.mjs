@@ -6,8 +6,9 @@
 //
 // - on each Node line: the whole `npm test` (lockfile, build, types, lint, every test), with
 //   that line's `node` first on PATH, so the tests and every child process they start run on it;
-// - on Bun and Deno: the smoke suite (test/runtimes/smoke.ts) against the build, then the Web
-//   door's suite on the runtime's own server (test/runtimes/web.ts);
+// - on Bun and Deno: the smoke suite (test/runtimes/smoke.ts) against the build, the Web
+//   door's suite on the runtime's own server (test/runtimes/web.ts), then the runtime's Web
+//   examples (test/runtimes/examples.ts);
 // - `next`: the Web door's suite against a Next.js app (test/next/app.next.ts: `next build`,
 //   then `next start`), on the Node that runs this script. It takes minutes, so `npm test`
 //   leaves it to CI.
@@ -28,7 +29,11 @@ export const NODE_LINES = ['20', '22', '24', '26'];
 export const JOBS = [...NODE_LINES.map((line) => `node@${line}`), 'bun@1', 'deno@2', 'next'];
 
 /** The suites a Bun or Deno job runs, one after the other. */
-const RUNTIME_SUITES = ['test/runtimes/smoke.ts', 'test/runtimes/web.ts'];
+const RUNTIME_SUITES = [
+  'test/runtimes/smoke.ts',
+  'test/runtimes/web.ts',
+  'test/runtimes/examples.ts',
+];
 
 /** The commands of a job, given the runtime's executable. */
 function commandsOf(kind, executable) {

@@ -8,6 +8,7 @@
 // - Next.js is a child process (`next start`) over test/fixtures/next-app (test/next/).
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:net';
+import type { Readable } from 'node:stream';
 import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
 
@@ -125,6 +126,10 @@ export interface WorkerdOptions {
   compatibilityFlags?: string[];
   /** Another worker module's source than the app's bundle. */
   script?: string;
+  /** The worker's `env`: wrangler's `vars`. */
+  bindings?: Record<string, string>;
+  /** Everything workerd writes to its standard output (the worker's `process.stdout`). */
+  onOutput?: (text: string) => void;
 }
 
 /** The app bundled as a Cloudflare Worker, served by workerd through miniflare. */
@@ -138,8 +143,16 @@ export async function startWorkerd(options: WorkerdOptions = {}): Promise<WebSer
     ],
     compatibilityDate: '2026-07-01',
     compatibilityFlags: options.compatibilityFlags ?? ['nodejs_compat'],
+    bindings: options.bindings ?? {},
     host: '127.0.0.1',
     port: 0,
+    ...(options.onOutput === undefined
+      ? {}
+      : {
+          handleRuntimeStdio: (stdout: Readable) => {
+            stdout.setEncoding('utf8').on('data', options.onOutput ?? (() => {}));
+          },
+        }),
   });
   const url = await mf.ready;
   return webServer(Number(url.port), () => mf.dispose());

@@ -10,7 +10,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
+import { before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { type ServedExample, webExampleChecks } from '../helpers/examples.js';
 import { freePort, type WebServer } from '../helpers/web-servers.js';
 import { describeWebSuite } from '../web/describe.js';
 
@@ -53,6 +56,13 @@ async function answering(child: ChildProcess, origin: string): Promise<void> {
   }
 }
 
+/** What `next start` printed: the example route's log lines go to the server's stdout. */
+let printed = '';
+const output = new PassThrough({ encoding: 'utf8' });
+output.on('data', (text: string) => {
+  printed += text;
+});
+
 async function startNext(): Promise<WebServer> {
   linkHttpware();
   const started = Date.now();
@@ -63,9 +73,10 @@ async function startNext(): Promise<WebServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: appDir,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
   });
+  child.stdout?.pipe(output);
   const origin = `http://127.0.0.1:${port}`;
   await answering(child, origin);
   console.log(
@@ -84,6 +95,34 @@ async function startNext(): Promise<WebServer> {
   };
 }
 
-describeWebSuite('Next.js App Router route handler (next start)', startNext, {
+/** One build and one server for both suites below; the second closes it. */
+let started: Promise<WebServer> | undefined;
+const startOnce = () => {
+  started ??= startNext();
+  return started;
+};
+
+// The server is closed by the Web suite's describe, which runs after this one.
+describe('the Next.js example route (examples/web/next), built into the app', () => {
+  let example: ServedExample | undefined;
+  before(
+    async () => {
+      const { origin } = await startOnce();
+      const waitFor = async (pattern: RegExp) => {
+        while (!pattern.test(printed)) await once(output, 'data');
+      };
+      example = { base: origin, output: () => printed, waitFor };
+    },
+    { timeout: BUILD_AND_START_TIMEOUT_MS },
+  );
+  for (const { name, run } of webExampleChecks) {
+    test(name, () => {
+      if (example === undefined) throw new Error('next start did not start');
+      return run(example, '/api/items');
+    });
+  }
+});
+
+describeWebSuite('Next.js App Router route handler (next start)', startOnce, {
   startTimeoutMs: BUILD_AND_START_TIMEOUT_MS,
 });
