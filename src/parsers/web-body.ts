@@ -98,11 +98,21 @@ function typeMatches(
   return Boolean(options.typeFunction(request as never));
 }
 
+/**
+ * The request's abort signal, except on Deno: there, reading `request.signal` of a request
+ * Deno.serve made prints a warning (once per process) that the signal also aborts when a
+ * response succeeds (Deno 2's legacy behaviour), and a client that leaves already errors the
+ * body's stream, which the reader sees. Elsewhere the signal tells a Request whose body the
+ * application made (an aborted `fetch` being proxied) and a runtime that aborts it first.
+ */
+const signalOf: (request: WebRequest) => WebRequest['signal'] =
+  'Deno' in globalThis ? () => undefined : (request) => request.signal;
+
 function unreadable(request: WebRequest): HttpwareError | null {
   if (request.bodyUsed || request.body?.locked === true || readsStarted.has(request)) {
     return createError('stream.not.readable', {});
   }
-  if (request.signal?.aborted === true) {
+  if (signalOf(request)?.aborted === true) {
     const length = lengthOf(request.headers.get('content-length'));
     return createError('request.aborted', {
       code: 'ECONNABORTED',
@@ -150,7 +160,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
   protected collect(): void {
     this.declared = this.announced();
     this.listening = true;
-    this.req.signal?.addEventListener('abort', this.onSignal);
+    signalOf(this.req)?.addEventListener('abort', this.onSignal);
     this.lock();
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
     else void this.pump(null);
@@ -166,7 +176,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
 
   protected cleanup(): void {
     this.listening = false;
-    this.req.signal?.removeEventListener('abort', this.onSignal);
+    signalOf(this.req)?.removeEventListener('abort', this.onSignal);
     const { source } = this;
     if (source !== null) {
       source.removeListener('data', this.onData);

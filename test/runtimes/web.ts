@@ -41,4 +41,43 @@ for (const [host, app] of hosts) {
   checks.push({ name: `${host}: stops`, run: async () => server?.close() });
 }
 
+// On Deno, reading `request.signal` of a Deno.serve request prints a warning about Deno 2's
+// legacy abort (once per process): httpware must not make an application print it. A fresh
+// process, as the warning is printed only once.
+checks.push({
+  name: 'Deno.serve: reading and logging a body prints nothing to stderr',
+  skip: runtimeName === 'deno' ? undefined : 'Deno only',
+  run: async () => {
+    const entries = new URL('../../entries/', import.meta.url).href;
+    const script = `
+      import parsers from '${entries}parsers.mjs';
+      import { fetchLogger } from '${entries}logger.mjs';
+      const log = fetchLogger('json', { stream: { write() {} } });
+      const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} },
+        log(async (request) => Response.json(await parsers.json.read(request))));
+      const reply = await fetch('http://127.0.0.1:' + server.addr.port + '/', {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      console.log(await reply.text());
+      await server.shutdown();`;
+    const deno = (globalThis as unknown as { Deno: DenoForChild }).Deno;
+    const output = await new deno.Command(deno.execPath(), {
+      args: ['eval', '--quiet', script],
+      stdout: 'piped',
+      stderr: 'piped',
+    }).output();
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    if (text(output.stdout).trim() !== '{"a":1}' || text(output.stderr) !== '') {
+      throw new Error(`stdout ${text(output.stdout)}; stderr ${text(output.stderr)}`);
+    }
+  },
+});
+
 await runChecks('httpware Web suite', checks);
+
+interface DenoForChild {
+  execPath(): string;
+  Command: new (
+    command: string,
+    options: { args: string[]; stdout: 'piped'; stderr: 'piped' },
+  ) => { output(): Promise<{ stdout: Uint8Array; stderr: Uint8Array }> };
+}
