@@ -391,6 +391,13 @@ class FetchExchange {
       return headers === response.headers ? response : copied(response, response.body, headers);
     }
     const body = response.body;
+    if (body !== null && (body.locked || response.bodyUsed)) {
+      // A body already read (or being read) can be neither watched nor sent: the runtime
+      // fails the request as it would without the logger, and the line, its size unknown,
+      // is written now.
+      this.line();
+      return response;
+    }
     if (body === null || !copyable || hasNoBody(this.req.method, status)) {
       // No body sent: its size is 0, as node:http's for a response ended without one.
       if (body === null) this.exchange.meter = { counting: true, bytes: 0, ending: false };

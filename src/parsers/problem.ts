@@ -32,12 +32,19 @@ export function problemOf(err: unknown): ProblemDocument {
   if (!isHttpwareError(err)) return { type: 'about:blank', title: titleOf(500), status: 500 };
   const status = err.status;
   const problem: Record<string, unknown> = { type: 'about:blank', title: titleOf(status), status };
-  if (err.expose) problem.detail = FIXED_DETAILS[err.type] ?? err.message;
+  if (err.expose) problem.detail = bounded(FIXED_DETAILS[err.type] ?? err.message);
   problem.code = err.type;
   if (err.type === 'entity.validation.failed') {
     problem.issues = err.issues.map(({ path, message }) => ({ path: [...path], message }));
   }
   return problem as unknown as ProblemDocument;
+}
+
+/** Longest detail sent: a message may quote a value of the client's (a charset, a type). */
+const DETAIL_MAX = 200;
+
+function bounded(detail: string): string {
+  return detail.length <= DETAIL_MAX ? detail : `${detail.slice(0, DETAIL_MAX - 1)}…`;
 }
 
 function titleOf(status: number): string {

@@ -237,6 +237,16 @@ describe('fetchLogger and a handler that throws', () => {
     assert.deepEqual(capture.lines, ['500']);
   });
 
+  it('logs a Response whose body was already read at once, and hands it on as it is', async () => {
+    const capture = captureLines();
+    const log = fetchLogger(':status :res-body-bytes', { stream: capture.stream });
+    const used = new Response('read already');
+    await used.text();
+    const response = await log(async (_request: Request) => used)(new Request('http://localhost/'));
+    assert.equal(response, used);
+    assert.deepEqual(capture.lines, ['200 -']);
+  });
+
   it('returns the Response of a synchronous handler synchronously', () => {
     const log = fetchLogger(':status', { stream: captureLines().stream });
     const response = log((_request: Request) => new Response(null))(

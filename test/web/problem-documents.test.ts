@@ -81,6 +81,17 @@ describe('toResponse', () => {
     assert.equal(JSON.parse(text).code, 'entity.verify.failed');
   });
 
+  test('a detail quoting a long value the client sent is cut to 200 characters', async () => {
+    const charset = 'y'.repeat(20_000);
+    const err = await errorOf(
+      parsers.json.read(post('{}', { 'content-type': `application/json; charset="${charset}"` })),
+    );
+    const problem = (await toResponse(err).json()) as ProblemDocument;
+    assert.equal(problem.code, 'charset.unsupported');
+    assert.equal(problem.detail?.length, 200);
+    assert.ok(problem.detail?.endsWith('…'));
+  });
+
   test('a 5xx of httpware keeps its code but gives no detail, and no stack anywhere', async () => {
     const request = post('{}');
     await request.text();
