@@ -36,7 +36,7 @@ import {
   type Pipeline,
 } from './pipeline.js';
 import type { ParserMiddleware } from './types.js';
-import { isWebRequest, readWebBody } from './web-body.js';
+import { isWebRequest, readWebBody, type WebPipeline, webPipeline } from './web-body.js';
 
 export type { Pipeline } from './pipeline.js';
 export { DRAIN_LIMIT_MS } from './pipeline.js';
@@ -77,8 +77,9 @@ function hasBody(req: IncomingMessage): boolean {
 /**
  * A parser: called with options, its middleware; its `read(req, options)`, the same pipeline as
  * a promise. `prepare` resolves the options (a bad one throws its TypeError: at creation for
- * the middleware, as the rejection of `read`). `read` has no creation step, so its options are
- * resolved on every call: a few object reads and, for a `type`, a string split.
+ * the middleware, as the rejection of `read`). `read` has no creation step, so the options it
+ * is given are resolved on every call: a few object reads and, for a `type`, a string split
+ * (the caller's object may have changed since the last call, so it is never cached).
  */
 export function definePipeline<Parser>(
   name: string,
@@ -88,13 +89,18 @@ export function definePipeline<Parser>(
     const { options: resolved, format } = prepare(options);
     return createReader(resolved, format);
   };
+  // A Web `read` without options (the common call in a fetch handler) resolves them once, on
+  // first use: resolving builds the type matcher and the parser's closures, which on a small
+  // body cost as much as reading it. A pipeline holds nothing of a request, so one serves all.
+  let defaults: WebPipeline | null = null;
   const read = (req: IncomingMessage, options?: never): Promise<unknown> => {
     let pipeline: Pipeline;
     let res: ServerResponse | null;
     try {
       if (isWebRequest(req)) {
-        pipeline = prepare(options);
-        return readWebBody(req, pipeline.options, pipeline.format);
+        if (options !== undefined) return readWebBody(req, webPipeline(prepare(options)));
+        defaults ??= webPipeline(prepare());
+        return readWebBody(req, defaults);
       }
       if (typeof req?.on !== 'function' || typeof req.headers !== 'object') {
         throw new TypeError('read needs the request (an http.IncomingMessage or a Web Request)');

@@ -36,6 +36,7 @@ import {
   discard,
   ignore,
   lengthOf,
+  type Pipeline,
 } from './pipeline.js';
 import type { WebRequest } from './types.js';
 
@@ -51,36 +52,74 @@ export function isWebRequest(value: unknown): value is WebRequest {
 const readsStarted = new WeakSet<object>();
 
 /**
+ * A parser's resolved options and format, as the Web door reads with them, and the last
+ * Content-Type header it saw: requests send the same one over and over, so its parse and
+ * whether it matched are kept (a ContentType is never changed once made, so it can be shared),
+ * as the middleware does on Node. A pipeline holds nothing of a request.
+ */
+export interface WebPipeline {
+  readonly options: ResolvedOptions;
+  readonly format: BodyFormat;
+  lastHeader: string | null;
+  lastContentType: ContentType;
+  lastMatched: boolean;
+}
+
+export function webPipeline({ options, format }: Pipeline): WebPipeline {
+  return {
+    options,
+    format,
+    lastHeader: null,
+    lastContentType: parseContentType(undefined),
+    lastMatched: false,
+  };
+}
+
+/**
  * `read` for a Web Request: refused at once when its body cannot be read (used, locked, read
  * before, or its client gone); otherwise its type is matched (a body of another type, or of
  * none, is a 415 once the rest is drained) and the body read through the pipeline.
  */
-export function readWebBody(
-  request: WebRequest,
-  options: ResolvedOptions,
-  format: BodyFormat,
-): Promise<unknown> {
+export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const refused = unreadable(request);
+    const signal = signalOf(request);
+    const refused = unreadable(request, signal);
     if (refused !== null) {
       reject(refused);
       return;
     }
     readsStarted.add(request);
-    const contentType = parseContentType(request.headers.get('content-type') ?? undefined);
+    const header = request.headers.get('content-type');
+    const contentType = contentTypeOf(pipeline, header);
     let matched: boolean;
     try {
-      matched = typeMatches(request, options, contentType);
+      matched = typeMatches(request, pipeline, contentType);
     } catch (thrown) {
       reject(thrown);
       return;
     }
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
+    const { options, format } = pipeline;
     const reader = new WebBodyReader(request, null, done, null, options, format);
+    reader.signal = signal;
+    reader.contentType = header;
     if (matched) reader.start(contentType);
     else
       reader.refuse(createError('media.type.unsupported', { mediaType: contentType.type ?? '' }));
   });
+}
+
+/** The Content-Type's parse, kept for the next request when it is a header (see WebPipeline). */
+function contentTypeOf(pipeline: WebPipeline, header: string | null): ContentType {
+  if (header === null) return parseContentType(undefined);
+  if (header !== pipeline.lastHeader) {
+    const contentType = parseContentType(header);
+    pipeline.lastMatched =
+      pipeline.options.typeFunction === null && pipeline.options.matchesType(contentType.type);
+    pipeline.lastContentType = contentType;
+    pipeline.lastHeader = header;
+  }
+  return pipeline.lastContentType;
 }
 
 /**
@@ -90,12 +129,15 @@ export function readWebBody(
  */
 function typeMatches(
   request: WebRequest,
-  options: ResolvedOptions,
+  pipeline: WebPipeline,
   contentType: ContentType,
 ): boolean {
   if (request.body === null) return true;
-  if (options.typeFunction === null) return options.matchesType(contentType.type);
-  return Boolean(options.typeFunction(request as never));
+  const { options } = pipeline;
+  if (options.typeFunction !== null) return Boolean(options.typeFunction(request as never));
+  return contentType === pipeline.lastContentType && pipeline.lastHeader !== null
+    ? pipeline.lastMatched
+    : options.matchesType(contentType.type);
 }
 
 /**
@@ -108,11 +150,11 @@ function typeMatches(
 const signalOf: (request: WebRequest) => WebRequest['signal'] =
   'Deno' in globalThis ? () => undefined : (request) => request.signal;
 
-function unreadable(request: WebRequest): HttpwareError | null {
+function unreadable(request: WebRequest, signal: WebRequest['signal']): HttpwareError | null {
   if (request.bodyUsed || request.body?.locked === true || readsStarted.has(request)) {
     return createError('stream.not.readable', {});
   }
-  if (signalOf(request)?.aborted === true) {
+  if (signal?.aborted === true) {
     const length = lengthOf(request.headers.get('content-length'));
     return createError('request.aborted', {
       code: 'ECONNABORTED',
@@ -140,9 +182,13 @@ class WebBodyReader extends BodyReader<WebRequest> {
   private taken = 0;
   /** The Content-Length, if any: the most bytes the body may bring (see pump). */
   private declared: number | null = null;
+  /** The request's abort signal (see signalOf), read once. */
+  signal: WebRequest['signal'] = undefined;
+  /** The Content-Type header, read once. */
+  contentType: string | null = null;
 
   protected contentTypeHeader(): string | undefined {
-    return this.req.headers.get('content-type') ?? undefined;
+    return this.contentType ?? undefined;
   }
 
   protected encodingHeader(): string | undefined {
@@ -158,9 +204,10 @@ class WebBodyReader extends BodyReader<WebRequest> {
   }
 
   protected collect(): void {
-    this.declared = this.announced();
+    // An identity body's length was read by the limit's first check.
+    this.declared = this.coding === null ? this.length : this.announced();
     this.listening = true;
-    signalOf(this.req)?.addEventListener('abort', this.onSignal);
+    this.signal?.addEventListener('abort', this.onSignal);
     this.lock();
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
     else void this.pump(null);
@@ -176,7 +223,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
 
   protected cleanup(): void {
     this.listening = false;
-    signalOf(this.req)?.removeEventListener('abort', this.onSignal);
+    this.signal?.removeEventListener('abort', this.onSignal);
     const { source } = this;
     if (source !== null) {
       source.removeListener('data', this.onData);

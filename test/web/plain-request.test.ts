@@ -231,6 +231,26 @@ describe('read(request) on a Web Request', () => {
     assert.equal(given, request);
   });
 
+  test('reads without options in a row follow each Content-Type, matching or not', async () => {
+    assert.deepEqual(await json.read(post('{"a":1}', JSON_TYPE)), { a: 1 });
+    const err = await rejection(json.read(post('{"a":1}', { 'content-type': 'text/plain' })));
+    assert.equal(err.type, 'media.type.unsupported');
+    assert.equal((await rejection(json.read(post('{"a":1}')))).type, 'media.type.unsupported');
+    const latin1 = { 'content-type': 'text/plain; charset=iso-8859-1' };
+    assert.equal(await text.read(post(new Uint8Array([0xe9]), latin1)), 'é');
+    assert.deepEqual(await json.read(post('{"a":2}', JSON_TYPE)), { a: 2 });
+  });
+
+  test('options given to one read do not carry over to a read without them', async () => {
+    const big = JSON.stringify({ a: 'x'.repeat(200) });
+    const err = await rejection(json.read(post(big, JSON_TYPE), { limit: 100 }));
+    assert.equal(err.type, 'entity.too.large');
+    const typed = await rejection(json.read(post('{}', JSON_TYPE), { type: 'text/plain' }));
+    assert.equal(typed.type, 'media.type.unsupported');
+    assert.deepEqual(await json.read(post(big, JSON_TYPE)), JSON.parse(big));
+    assert.deepEqual(await json.read(post('{}', JSON_TYPE)), {});
+  });
+
   test('urlencoded reads a form, and refuses a form past its parameter limit', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     assert.deepEqual(await urlencoded.read(post('a=1&b=2', form)), { a: '1', b: '2' });
