@@ -82,8 +82,11 @@ export function webPipeline({ options, format }: Pipeline): WebPipeline {
  */
 export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    // Each read of `body` or `signal` is a getter call into the runtime (Bun makes either on
+    // first use): both are read once.
+    const { body } = request;
     const signal = signalOf(request);
-    const refused = unreadable(request, signal);
+    const refused = unreadable(request, body, signal);
     if (refused !== null) {
       reject(refused);
       return;
@@ -93,7 +96,7 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
     const contentType = contentTypeOf(pipeline, header);
     let matched: boolean;
     try {
-      matched = typeMatches(request, pipeline, contentType);
+      matched = typeMatches(request, body === null, pipeline, contentType);
     } catch (thrown) {
       reject(thrown);
       return;
@@ -101,6 +104,7 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const { options, format } = pipeline;
     const reader = new WebBodyReader(request, null, done, null, options, format);
+    reader.body = body;
     reader.signal = signal;
     reader.contentType = header;
     if (matched) reader.start(contentType);
@@ -129,10 +133,11 @@ function contentTypeOf(pipeline: WebPipeline, header: string | null): ContentTyp
  */
 function typeMatches(
   request: WebRequest,
+  bodiless: boolean,
   pipeline: WebPipeline,
   contentType: ContentType,
 ): boolean {
-  if (request.body === null) return true;
+  if (bodiless) return true;
   const { options } = pipeline;
   if (options.typeFunction !== null) return Boolean(options.typeFunction(request as never));
   return contentType === pipeline.lastContentType && pipeline.lastHeader !== null
@@ -150,8 +155,12 @@ function typeMatches(
 const signalOf: (request: WebRequest) => WebRequest['signal'] =
   'Deno' in globalThis ? () => undefined : (request) => request.signal;
 
-function unreadable(request: WebRequest, signal: WebRequest['signal']): HttpwareError | null {
-  if (request.bodyUsed || request.body?.locked === true || readsStarted.has(request)) {
+function unreadable(
+  request: WebRequest,
+  body: WebRequest['body'],
+  signal: WebRequest['signal'],
+): HttpwareError | null {
+  if (request.bodyUsed || body?.locked === true || readsStarted.has(request)) {
     return createError('stream.not.readable', {});
   }
   if (signal?.aborted === true) {
@@ -182,6 +191,8 @@ class WebBodyReader extends BodyReader<WebRequest> {
   private taken = 0;
   /** The Content-Length, if any: the most bytes the body may bring (see pump). */
   private declared: number | null = null;
+  /** The request's body stream, read once (null: none). */
+  body: WebRequest['body'] = null;
   /** The request's abort signal (see signalOf), read once. */
   signal: WebRequest['signal'] = undefined;
   /** The Content-Type header, read once. */
@@ -238,8 +249,8 @@ class WebBodyReader extends BodyReader<WebRequest> {
 
   /** The body's reader, taken once; null when the Request has no body. */
   private lock(): Reader | null {
-    if (this.reader === null && this.req.body !== null && !this.req.body.locked) {
-      this.reader = this.req.body.getReader();
+    if (this.reader === null && this.body !== null && !this.body.locked) {
+      this.reader = this.body.getReader();
     }
     return this.reader;
   }
@@ -306,7 +317,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
    * without being read. The error is delivered once that is settled.
    */
   protected drain(callback: () => void): void {
-    if (this.ended || this.req.body === null) {
+    if (this.ended || this.body === null) {
       callback();
       return;
     }
