@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
+import { type FetchAdapter, serveFetch } from './fetch.js';
 
 /** What the suite needs of a running server: where it is, and how to stop it. */
 export interface WebServer {
@@ -30,38 +31,17 @@ function webServer(port: number, close: () => Promise<void>): WebServer {
   return { origin: `http://127.0.0.1:${port}`, port, transport: 'http', close };
 }
 
-/** srvx's `serve` on Node (its node:http adapter). */
-export async function startSrvx(): Promise<WebServer> {
-  const { serve } = await import('srvx/node');
-  const server = serve({
-    fetch: createApp().fetch,
-    hostname: '127.0.0.1',
-    port: 0,
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await server.ready();
-  const address = server.node?.server?.address();
-  if (address === null || typeof address !== 'object' || address === undefined) {
-    throw new Error('srvx: no address');
-  }
-  return webServer(address.port, () => server.close(true));
+/** A fetch handler served on Node by one of its adapters (./fetch.ts), as the suite takes it. */
+async function onNode(fetch: Fetch, adapter: FetchAdapter): Promise<WebServer> {
+  const server = await serveFetch(fetch, adapter);
+  return webServer(server.port, () => server.close());
 }
 
-/** @hono/node-server's `serve` on Node, with a plain fetch handler or a Hono app's `fetch`. */
-export async function startNodeServer(fetch: Fetch): Promise<WebServer> {
-  const { serve } = await import('@hono/node-server');
-  return new Promise((resolve) => {
-    const server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
-      resolve(
-        webServer(info.port, async () => {
-          if ('closeAllConnections' in server) server.closeAllConnections();
-          await new Promise<void>((done) => server.close(() => done()));
-        }),
-      );
-    });
-  });
-}
+/** srvx's `serve` on Node (its node:http adapter). */
+export const startSrvx = (): Promise<WebServer> => onNode(createApp().fetch, 'srvx');
+
+/** @hono/node-server on Node, with a plain fetch handler or a Hono app's `fetch`. */
+export const startNodeServer = (fetch: Fetch): Promise<WebServer> => onNode(fetch, 'node-server');
 
 export const startHonoOnNode = (logging: 'middleware' | 'fetch') =>
   startNodeServer(createHonoApp(logging).fetch);
