@@ -1007,9 +1007,16 @@ export const mutants = [
   hostile(
     'web: a reader cancelled in the tick of a read',
     WEB,
-    '  setTimeout(cancel, 0, reader);',
-    '  cancel(reader);',
+    '  const timer = setTimeout(cancel, DRAIN_LIMIT_MS, reader);',
+    '  const timer = cancel(reader);',
     ['test/hostile/web-adapters'],
+  ),
+  hostile(
+    'web: a reader cancelled before the answer went out',
+    WEB,
+    '  const timer = setTimeout(cancel, DRAIN_LIMIT_MS, reader);',
+    '  const timer = setTimeout(cancel, 0, reader);',
+    ['test/hostile/web-adapters', 'test/web/plain-request'],
   ),
   hostile(
     'web: a body past its Content-Length read on',

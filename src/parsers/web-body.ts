@@ -11,10 +11,12 @@
 // - a client that leaves mid-body makes `read()` reject, or aborts `request.signal`;
 // - after an error the rest of the body is read off and dropped, within the same bounds as on
 //   Node (DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS), so a runtime that answers over the same
-//   connection can deliver the response; past them, or when the announced rest is larger, the
-//   reader is cancelled: nothing more is read, and memory stays bounded by the limit.
+//   connection can deliver the response; past them, or when the announced rest is larger,
+//   nothing more is read (memory stays bounded by the limit and the runtime's queue), and the
+//   reader is cancelled once the answer had DRAIN_LIMIT_MS to go out: cancelling a body made by
+//   Node's `Readable.toWeb` destroys the request, and node:http its socket.
 //
-// Cancelling is deferred to a later macrotask, never done in the tick of a `read()`. On Node 20
+// Cancelling is so never done in the tick of a `read()`. On Node 20
 // (and later, nodejs/node#64529), a body made by `Readable.toWeb` (srvx's and @hono/node-server's
 // adapters) resumes its Node stream in a `nextTick` when a read asks for more; cancelled before
 // that tick runs, the stream still emits the chunks it buffered, and the adapter's `enqueue` on
@@ -323,13 +325,13 @@ class WebBodyReader extends BodyReader<WebRequest> {
     }
     const reader = this.lock();
     if (reader === null || this.gone) {
-      if (reader !== null) cancelLater(reader);
+      if (reader !== null) cancelAfterAnswer(reader);
       callback();
       return;
     }
     const declared = this.coding === null ? this.announced() : null;
     if (declared !== null && declared - this.taken > DRAIN_LIMIT_BYTES) {
-      cancelLater(reader);
+      cancelAfterAnswer(reader);
       callback();
       return;
     }
@@ -338,38 +340,53 @@ class WebBodyReader extends BodyReader<WebRequest> {
 }
 
 /**
- * Reads off what is left of a body and drops it, within the drain bounds; past them the reader
- * is cancelled (later, see the header comment). Resolves once it is over, never rejects.
+ * Reads off what is left of a body and drops it, within the drain bounds; past them the reading
+ * stops and the reader is cancelled once the answer had time to go (see cancelAfterAnswer).
+ * Resolves once it is over, never rejects.
  */
-async function discardRest(reader: Reader): Promise<void> {
-  let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    cancelLater(reader);
-  }, DRAIN_LIMIT_MS);
-  let discarded = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || late) break;
-      discarded += bytesOf(value)?.length ?? 0;
-      if (discarded > DRAIN_LIMIT_BYTES) {
-        cancelLater(reader);
-        break;
+function discardRest(reader: Reader): Promise<void> {
+  return new Promise((resolve) => {
+    let over = false;
+    let discarded = 0;
+    const finish = (): void => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      resolve();
+    };
+    const giveUp = (): void => {
+      if (over) return;
+      finish();
+      cancelAfterAnswer(reader);
+    };
+    // A read still pending when time is up is left to settle on its own: one chunk at most.
+    const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);
+    const onRead = ({ done, value }: Awaited<ReturnType<Reader['read']>>): void => {
+      if (over) return;
+      if (done) {
+        finish();
+        return;
       }
-    }
-  } catch {
-    // The client left while the rest was read off: nothing more will come.
-  }
-  clearTimeout(timer);
+      discarded += bytesOf(value)?.length ?? 0;
+      if (discarded > DRAIN_LIMIT_BYTES) giveUp();
+      else reader.read().then(onRead, finish);
+    };
+    // A rejected read is the client gone while the rest was read off: nothing more will come.
+    reader.read().then(onRead, finish);
+  });
 }
 
 /**
- * Cancels a reader once the current macrotask is over, never in the tick of a read (see the
- * header comment: Node's `Readable.toWeb` throws out of its stream otherwise).
+ * Cancels a reader whose rest is not read, once the error's answer had DRAIN_LIMIT_MS to go out.
+ * Never at once: a runtime may tie the connection to the body (Node's `Readable.toWeb` destroys
+ * the request, and node:http its socket), and the answer the application is about to send would
+ * be lost with it. Meanwhile nothing is read, so the body waits in the runtime's bounded queue
+ * and the client is held back by TCP. Never in the tick of a read either (see the header
+ * comment: Node's `Readable.toWeb` throws out of its stream otherwise).
  */
-function cancelLater(reader: Reader): void {
-  setTimeout(cancel, 0, reader);
+function cancelAfterAnswer(reader: Reader): void {
+  const timer = setTimeout(cancel, DRAIN_LIMIT_MS, reader);
+  (timer as { unref?: () => void }).unref?.();
 }
 
 function cancel(reader: Reader): void {
