@@ -11,5 +11,6 @@ export const {
   isHttpwareError,
   errorKinds,
   toResponse,
+  koa,
   problemHandler,
 } = httpware;

@@ -19,3 +19,5 @@ export type { Next } from './middleware.js';
 export { parsers } from './parsers/index.js';
 export { problemHandler, toResponse } from './parsers/problem.js';
 export type * from './parsers/types.js';
+export { koa } from './koa/index.js';
+export type * from './koa/types.js';

@@ -1,0 +1,73 @@
+// httpware/koa: the logger and the parsers as Koa middleware (Koa 2 and 3). On Koa, `ctx.req`
+// and `ctx.res` are Node's own request and response, so each middleware here is the Node
+// middleware run over them, behind Koa's `async (ctx, next)` shape: one implementation, one set
+// of registries (tokens, formats) shared with httpware/logger, and nothing added to the
+// Node middleware's own path.
+
+import type { IncomingMessage } from 'node:http';
+import { recordFailure } from '../failures.js';
+import { logger as nodeLogger } from '../logger/index.js';
+import { json as nodeJson } from '../parsers/json.js';
+import { raw as nodeRaw } from '../parsers/raw.js';
+import { text as nodeText } from '../parsers/text.js';
+import type { ParserMiddleware } from '../parsers/types.js';
+import { urlencoded as nodeUrlencoded } from '../parsers/urlencoded.js';
+import type { Koa, KoaContext, KoaLogger, KoaMiddleware, KoaNext, KoaParser } from './types.js';
+
+const ignore = (): void => {};
+
+/**
+ * Koa writes the response once the whole chain has returned (or, for an error, once its
+ * `ctx.onerror` has set the status from `err.status`/`err.statusCode`, 500 otherwise), and the
+ * Node middleware makes its line when the response closes: so the line has the status Koa
+ * sent, whatever it was, and a response the application wrote itself (`ctx.respond = false`)
+ * is logged as any other. An error thrown downstream is recorded as the request's failure (the
+ * line's `:error-type`, or `error` in the `json` and `ecs` formats), then thrown on to Koa.
+ */
+const logger: KoaLogger = (format, options) => {
+  const middleware = nodeLogger(format, options);
+  return async function httpwareLogger(ctx: KoaContext, next: KoaNext): Promise<void> {
+    middleware(ctx.req, ctx.res, ignore);
+    try {
+      await next();
+    } catch (err) {
+      recordFailure(ctx.req, err);
+      throw err;
+    }
+  };
+};
+
+type NodeParser<Options> = (options?: Options) => ParserMiddleware;
+type ParsedRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
+
+/**
+ * A Node parser as Koa middleware: the body goes to `ctx.request.body` (and `rawBody` with
+ * `rawBody: true`), and the parser's error, an HttpwareError with `status`, `statusCode`,
+ * `expose` and `type`, is thrown, which Koa's own error handling answers: the status, and the
+ * message for a 4xx only. A request that is not the parser's (no body, another type, already
+ * read) leaves `ctx.request.body` as it was. The body is also on `ctx.req.body`, where the
+ * Node parser puts it (and where another parser of ours finds a body already read).
+ */
+function koaParser<Options>(parser: NodeParser<Options>): KoaParser<Options> {
+  return (options?: Options): KoaMiddleware => {
+    // Created here: a bad option throws its TypeError at `app.use`, not per request.
+    const middleware = parser(options);
+    return async function httpwareBodyParser(ctx: KoaContext, next: KoaNext): Promise<void> {
+      const req = ctx.req as ParsedRequest;
+      await new Promise<void>((resolve, reject) => {
+        middleware(req, ctx.res, (err?: unknown) => (err === undefined ? resolve() : reject(err)));
+      });
+      if (req.body !== undefined) ctx.request.body = req.body;
+      if (req.rawBody !== undefined) ctx.request.rawBody = req.rawBody;
+      await next();
+    };
+  };
+}
+
+export const koa: Koa = {
+  logger,
+  json: koaParser(nodeJson as NodeParser<Parameters<Koa['json']>[0]>),
+  urlencoded: koaParser(nodeUrlencoded as NodeParser<Parameters<Koa['urlencoded']>[0]>),
+  text: koaParser(nodeText as NodeParser<Parameters<Koa['text']>[0]>),
+  raw: koaParser(nodeRaw as NodeParser<Parameters<Koa['raw']>[0]>),
+};
