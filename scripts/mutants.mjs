@@ -1060,4 +1060,11 @@ export const mutants = [
     '  if (value === undefined || value === null || value === false) return () => true;',
     ['test/hostile/trust-proxy'],
   ),
+  hostile(
+    'koa: a body given up on answered without Connection: close',
+    'src/koa/index.ts',
+    "    if (error.headers === undefined) error.headers = { connection: 'close' };",
+    '',
+    ['test/hostile/koa-abandoned-body', 'test/koa/'],
+  ),
 ];

@@ -13,11 +13,11 @@ export type {
   ValidationIssue,
 } from './errors.js';
 export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
+export { koa } from './koa/index.js';
+export type * from './koa/types.js';
 export { fetchLogger, logger, recordError, redactDefaults, requestId } from './logger/index.js';
 export type * from './logger/types.js';
 export type { Next } from './middleware.js';
 export { parsers } from './parsers/index.js';
 export { problemHandler, toResponse } from './parsers/problem.js';
 export type * from './parsers/types.js';
-export { koa } from './koa/index.js';
-export type * from './koa/types.js';

@@ -4,7 +4,7 @@
 // of registries (tokens, formats) shared with httpware/logger, and nothing added to the
 // Node middleware's own path.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { logger as nodeLogger } from '../logger/index.js';
 import { json as nodeJson } from '../parsers/json.js';
@@ -38,7 +38,8 @@ const logger: KoaLogger = (format, options) => {
 };
 
 type NodeParser<Options> = (options?: Options) => ParserMiddleware;
-type ParsedRequest = IncomingMessage & { body?: unknown; rawBody?: Buffer };
+type ParsedBody = { body?: unknown; rawBody?: Buffer };
+type ParsedRequest = IncomingMessage & ParsedBody;
 
 /**
  * A Node parser as Koa middleware: the body goes to `ctx.request.body` (and `rawBody` with
@@ -55,13 +56,33 @@ function koaParser<Options>(parser: NodeParser<Options>): KoaParser<Options> {
     return async function httpwareBodyParser(ctx: KoaContext, next: KoaNext): Promise<void> {
       const req = ctx.req as ParsedRequest;
       await new Promise<void>((resolve, reject) => {
-        middleware(req, ctx.res, (err?: unknown) => (err === undefined ? resolve() : reject(err)));
+        middleware(req, ctx.res, (err?: unknown) => {
+          if (err === undefined) resolve();
+          else reject(keepClosing(err, ctx.res));
+        });
       });
-      if (req.body !== undefined) ctx.request.body = req.body;
-      if (req.rawBody !== undefined) ctx.request.rawBody = req.rawBody;
+      const request = ctx.request as ParsedBody;
+      if (req.body !== undefined) request.body = req.body;
+      if (req.rawBody !== undefined) request.rawBody = req.rawBody;
       await next();
     };
   };
+}
+
+/**
+ * A parser that gives up on the rest of a body (far over the limit, or sent for too long) marks
+ * the response `Connection: close`, the only way HTTP/1.1 has to stop it. Koa's error response
+ * first removes every header set before it, and a removed Connection header also stops Node
+ * from writing its own: the client would be told nothing, and the connection kept open to the
+ * bytes still coming. Koa sets the error's `headers` (http-errors' convention) after that
+ * removal, so the header goes there. HTTP/2 has no such header (nor `shouldKeepAlive`).
+ */
+function keepClosing(err: unknown, res: ServerResponse): unknown {
+  if (res.shouldKeepAlive === false && typeof err === 'object' && err !== null) {
+    const error = err as { headers?: Record<string, string> };
+    if (error.headers === undefined) error.headers = { connection: 'close' };
+  }
+  return err;
 }
 
 export const koa: Koa = {

@@ -19,8 +19,12 @@ export interface KoaContext {
   readonly req: IncomingMessage;
   /** Node's response (Koa's `ctx.res`): the line reflects what is finally sent on it. */
   readonly res: ServerResponse;
-  /** Koa's request: a parser sets `body`, and `rawBody` when created with `rawBody: true`. */
-  readonly request: { body?: unknown; rawBody?: Buffer | undefined };
+  /**
+   * Koa's request: a parser sets `body`, and `rawBody` when created with `rawBody: true`. Typed
+   * `object`: a type of optional properties only would not accept Koa's `Request` in a project
+   * that has not loaded httpware/koa's augmentation of it (entries/koa-request.d.ts).
+   */
+  readonly request: object;
 }
 
 /** Koa's `next`: the rest of the middleware chain, as a promise. */
