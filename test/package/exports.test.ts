@@ -11,6 +11,7 @@ const rootExports = [
   'errorKinds',
   'fetchLogger',
   'isHttpwareError',
+  'koa',
   'logger',
   'parsers',
   'problemHandler',
@@ -93,4 +94,27 @@ test('the parsers entry is the parsers object with json, raw, text, urlencoded, 
   assert.equal(esm.default, cjs);
   const root = await import('httpware');
   assert.deepEqual([root.toResponse, root.problemHandler], [cjs.toResponse, cjs.problemHandler]);
+});
+
+test('the koa entry is the Koa middleware object: logger, json, urlencoded, text and raw', async () => {
+  const cjs = require('httpware/koa') as Record<string, unknown>;
+  const names = ['json', 'logger', 'raw', 'text', 'urlencoded'];
+  assert.deepEqual(Object.keys(cjs).sort(), names);
+  const esm = await import('httpware/koa');
+  assert.deepEqual(Object.keys(esm).sort(), [
+    'default',
+    'json',
+    'koa',
+    'logger',
+    'raw',
+    'text',
+    'urlencoded',
+  ]);
+  assert.equal(esm.default, cjs);
+  assert.deepEqual(
+    [esm.logger, esm.json, esm.urlencoded, esm.text, esm.raw],
+    [cjs.logger, cjs.json, cjs.urlencoded, cjs.text, cjs.raw],
+  );
+  const root = require('httpware') as Record<string, unknown>;
+  assert.equal(root.koa, cjs, 'one Koa object across entries');
 });

@@ -17,6 +17,11 @@ for (const name of ['json', 'raw', 'text', 'urlencoded']) {
 }
 assert.equal(root.logger, logger, 'one logger across entries');
 assert.equal(root.parsers, parsers, 'one parsers object across entries');
+const koa = require('httpware/koa');
+for (const name of ['logger', 'json', 'raw', 'text', 'urlencoded']) {
+  assert.equal(typeof koa[name], 'function', 'koa.' + name);
+}
+assert.equal(root.koa, koa, 'one Koa object across entries');
 assert.equal(require('httpware/package.json').name, 'httpware');
 process.stdout.write('cjs ok\\n');
 `;
@@ -27,7 +32,10 @@ import logger from 'httpware/logger';
 import { logger as namedLogger } from 'httpware/logger';
 import parsers, { json, raw, text, urlencoded } from 'httpware/parsers';
 import { logger as rootLogger, parsers as rootParsers, requestId, HttpwareError, isHttpwareError, errorKinds } from 'httpware';
+import koa, { logger as koaLogger, json as koaJson } from 'httpware/koa';
 const require = createRequire(import.meta.url);
+assert.equal(koa, require('httpware/koa'), 'one Koa object across module systems');
+assert.deepEqual([koaLogger, koaJson], [koa.logger, koa.json]);
 assert.equal(typeof logger, 'function');
 assert.equal(namedLogger, logger);
 assert.equal(rootLogger, logger);

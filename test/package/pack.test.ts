@@ -25,6 +25,7 @@ import {
   esmNamedSnippet,
   httpwareSnippet,
   type ImportStyle,
+  koaSnippet,
   loggerOnlySnippet,
   morganSnippet,
   node16Options,
@@ -76,6 +77,8 @@ describe('the packed package', () => {
         'zod',
         'valibot',
         'arktype',
+        'koa',
+        '@types/koa',
       ].map((name) => `${name}@${devDependencies[name]}`),
     ]);
   });
@@ -154,7 +157,7 @@ describe('the packed package', () => {
   });
 
   // The declarations as a consumer's compiler reads them, one program per way of loading.
-  const entries = ['httpware', 'httpware/logger', 'httpware/parsers'];
+  const entries = ['httpware', 'httpware/logger', 'httpware/parsers', 'httpware/koa'];
   const declarations = memo(() =>
     (['import', 'require', 'node10'] as const).map(
       (mode) => [mode, readDeclarations(scratch, mode, entries)] as const,
@@ -193,10 +196,17 @@ describe('the packed package', () => {
     const wanted: Record<string, string[]> = {
       'httpware/logger': [...typesOf('logger/types.ts'), ...typesOf('middleware.ts')],
       'httpware/parsers': [...typesOf('parsers/types.ts'), ...typesOf('middleware.ts')],
+      // The Koa types, and the options its factories take under the names the other entries give.
+      'httpware/koa': [
+        ...typesOf('koa/types.ts'),
+        ...['JsonOptions', 'LoggerOptions', 'ParserOptions', 'RawOptions', 'TextOptions'],
+        'UrlencodedOptions',
+      ],
     };
     wanted.httpware = [
       ...(wanted['httpware/logger'] ?? []),
       ...(wanted['httpware/parsers'] ?? []),
+      ...typesOf('koa/types.ts'),
       ...errorTypes,
     ];
     const byMode = new Map(declarations());
@@ -250,6 +260,14 @@ describe('the packed package', () => {
       node16Errors().filter((e) => !e.startsWith('at-') && !e.startsWith('hw-')),
       [],
     );
+  });
+
+  test('types: httpware/koa middleware go to a Koa app, with ctx.request.body and rawBody typed', () => {
+    const files = [
+      write('koa-app.cts', koaSnippet('cjs')),
+      write('koa-app.mts', koaSnippet('esm')),
+    ];
+    assert.deepEqual(typecheck('tsconfig.koa.json', node16Options, files), []);
   });
 
   test('types: the logger entry alone adds req.id to Express, not req.rawBody', () => {

@@ -374,3 +374,39 @@ export async function misuse(req: IncomingMessage) {
 }
 `;
 }
+
+/**
+ * A Koa application (@types/koa) using httpware/koa: the middleware go to `app.use` as they
+ * are, `ctx.request.body` and `ctx.request.rawBody` are typed by the entry's augmentation of
+ * Koa's Request, and the logger takes the Node logger's options.
+ */
+export function koaSnippet(system: 'cjs' | 'esm'): string {
+  const imports =
+    system === 'cjs'
+      ? "import Koa = require('koa');\nimport koa = require('httpware/koa');\n"
+      : "import Koa from 'koa';\nimport koa, { json, type KoaMiddleware } from 'httpware/koa';\n";
+  const named = system === 'cjs' ? 'koa.json' : 'json';
+  const middlewareType = system === 'cjs' ? 'koa.KoaMiddleware' : 'KoaMiddleware';
+  return `${imports}
+const app = new Koa();
+app.use(koa.logger('combined', { skip: (_req, res) => res.statusCode < 400 }));
+app.use(koa.logger('json', { stream: { write: (line: string) => void line } }));
+const parse: ${middlewareType} = ${named}({ limit: '1mb', rawBody: true });
+app.use(parse);
+app.use(koa.urlencoded({ extended: true }));
+app.use(koa.text());
+app.use(koa.raw({ type: 'application/octet-stream' }));
+app.use(async (ctx) => {
+  const raw: Buffer | undefined = ctx.request.rawBody;
+  const name: string = ctx.request.body.name;
+  ctx.body = { name, bytes: raw?.length ?? 0 };
+});
+// @ts-expect-error a logger needs a format
+koa.logger();
+// @ts-expect-error limit is a number or a size string
+koa.json({ limit: true });
+// @ts-expect-error rawBody is a Buffer, not a string
+const text: string = app.context.request.rawBody;
+export { app, text };
+`;
+}
