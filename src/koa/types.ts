@@ -25,6 +25,8 @@ export interface KoaContext {
    * that has not loaded httpware/koa's augmentation of it (entries/koa-request.d.ts).
    */
   readonly request: object;
+  /** `true` makes the parsers pass over the request (koa-bodyparser's convention). */
+  readonly disableBodyParser?: unknown;
 }
 
 /** Koa's `next`: the rest of the middleware chain, as a promise. */

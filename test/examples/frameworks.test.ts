@@ -136,3 +136,49 @@ describe('the webhook example', () => {
     assert.match(run.stderr, /set WEBHOOK_SECRET/);
   });
 });
+
+describe('the Koa example', () => {
+  let example: RunningExample;
+  before(async () => {
+    example = await startExample('koa.mjs');
+  });
+  after(() => example.stop());
+
+  test('parses JSON on its route and logs a combined line', async () => {
+    const res = await fetch(`${example.base}/api/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'koa-example-test' },
+      body: '{"name":"lamp"}',
+    });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { created: { name: 'lamp' } });
+    await example.waitFor(/"POST \/api\/items HTTP\/1\.1" 201 \d+ "-" "koa-example-test"/);
+  });
+
+  test("answers an over-limit body through Koa's error response, and logs its 413", async () => {
+    const res = await fetch(`${example.base}/api/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'koa-example-limit' },
+      body: JSON.stringify({ blob: 'x'.repeat(20_000) }),
+    });
+    assert.deepEqual([res.status, await res.text()], [413, 'request entity too large']);
+    await example.waitFor(/"POST \/api\/items HTTP\/1\.1" 413 24 "-" "koa-example-limit"/);
+  });
+
+  test('logs the status of an error a route throws', async () => {
+    const res = await fetch(`${example.base}/private`, {
+      headers: { 'user-agent': 'koa-example-private' },
+    });
+    assert.deepEqual([res.status, await res.text()], [403, 'members only']);
+    await example.waitFor(/"GET \/private HTTP\/1\.1" 403 12 "-" "koa-example-private"/);
+  });
+
+  test('parses a login form', async () => {
+    const res = await fetch(`${example.base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user=ada',
+    });
+    assert.equal(await res.text(), 'hello ada\n');
+  });
+});

@@ -398,7 +398,8 @@ app.use(koa.text());
 app.use(koa.raw({ type: 'application/octet-stream' }));
 app.use(async (ctx) => {
   const raw: Buffer | undefined = ctx.request.rawBody;
-  const name: string = ctx.request.body.name;
+  const body = ctx.request.body;
+  const name = typeof body === 'object' && body !== null && 'name' in body ? body.name : null;
   ctx.body = { name, bytes: raw?.length ?? 0 };
 });
 // @ts-expect-error a logger needs a format

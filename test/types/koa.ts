@@ -30,11 +30,13 @@ types('httpware/koa', () => {
   types('ctx.request.body and rawBody are typed by the augmentation', () => {
     const app = new Koa();
     app.use(async (ctx) => {
+      const body: unknown = ctx.request.body;
+      // @ts-expect-error the body is unknown until checked (or given a schema)
       const name: string = ctx.request.body.name;
       const raw: Buffer | undefined = ctx.request.rawBody;
       // @ts-expect-error rawBody is a Buffer (koa-bodyparser's is a string)
       const text: string = ctx.request.rawBody;
-      ctx.body = { name, raw, text };
+      ctx.body = { body, name, raw, text };
     });
   });
 
