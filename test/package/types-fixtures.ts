@@ -406,8 +406,11 @@ app.use(async (ctx) => {
 koa.logger();
 // @ts-expect-error limit is a number or a size string
 koa.json({ limit: true });
-// @ts-expect-error rawBody is a Buffer, not a string
-const text: string = app.context.request.rawBody;
-export { app, text };
+app.use(async (ctx) => {
+  // @ts-expect-error rawBody is a Buffer, not a string
+  const text: string = ctx.request.rawBody;
+  ctx.body = text;
+});
+export { app };
 `;
 }
