@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isHttpwareError } from '../errors.js';
 import { logger } from '../logger/index.js';
-import type { LoggerOptions, PredefinedFormat } from '../logger/types.js';
+import type { FormatFn, LoggerOptions, PredefinedFormat } from '../logger/types.js';
 import { json } from '../parsers/json.js';
 import { compileTypeMatcher, parseContentType } from '../parsers/media-type.js';
 import { raw } from '../parsers/raw.js';
@@ -49,7 +49,7 @@ export interface FastifyInstanceLike {
 
 export interface FastifyLoggerOptions extends LoggerOptions {
   /** A predefined or registered format name, a format string or a format function. Default `combined`. */
-  format?: PredefinedFormat | (string & {}) | ((...args: never[]) => unknown) | undefined;
+  format?: PredefinedFormat | (string & {}) | FormatFn | undefined;
   /**
    * Log Fastify's `request.id` (its `genReqId`, or the `requestIdHeader` it trusts) as the
    * request id (`:request-id`, `http.request.id` in JSON): it is copied to `request.raw.id`.

@@ -9,6 +9,7 @@ const require = createRequire(import.meta.url);
 const rootExports = [
   'HttpwareError',
   'errorKinds',
+  'fastify',
   'fetchLogger',
   'isHttpwareError',
   'logger',
@@ -93,4 +94,17 @@ test('the parsers entry is the parsers object with json, raw, text, urlencoded, 
   assert.equal(esm.default, cjs);
   const root = await import('httpware');
   assert.deepEqual([root.toResponse, root.problemHandler], [cjs.toResponse, cjs.problemHandler]);
+});
+
+test('the fastify entry gives httpwareLogger and httpwareParsers, one pair across ESM, CommonJS and the root', async () => {
+  const cjs = require('httpware/fastify') as Record<string, unknown>;
+  assert.deepEqual(Object.keys(cjs).sort(), ['httpwareLogger', 'httpwareParsers']);
+  const esm = await import('httpware/fastify');
+  assert.deepEqual(Object.keys(esm).sort(), ['httpwareLogger', 'httpwareParsers']);
+  assert.deepEqual(
+    [esm.httpwareLogger, esm.httpwareParsers],
+    [cjs.httpwareLogger, cjs.httpwareParsers],
+  );
+  const root = require('httpware') as { fastify: unknown };
+  assert.equal(root.fastify, cjs);
 });
