@@ -1060,4 +1060,11 @@ export const mutants = [
     '  if (value === undefined || value === null || value === false) return () => true;',
     ['test/hostile/trust-proxy'],
   ),
+  hostile(
+    "fastify: Fastify's own JSON and text parsers left in the context",
+    'src/fastify/index.ts',
+    '      if (instance.hasContentTypeParser(type)) instance.removeContentTypeParser(type);',
+    '      void type;',
+    ['test/hostile/fastify-parsers', 'test/fastify/parsers'],
+  ),
 ];
