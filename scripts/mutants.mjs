@@ -1067,4 +1067,11 @@ export const mutants = [
     '      void type;',
     ['test/hostile/fastify-parsers', 'test/fastify/parsers'],
   ),
+  hostile(
+    'fastify: with every parser off, a body passed on unread',
+    'src/fastify/index.ts',
+    "        throw withCode(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));",
+    '        return undefined;',
+    ['test/hostile/fastify-parsers'],
+  ),
 ];

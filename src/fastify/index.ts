@@ -7,7 +7,7 @@
 // public entry Fastify's own plugin types.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isHttpwareError } from '../errors.js';
+import { createError, isHttpwareError } from '../errors.js';
 import { logger } from '../logger/index.js';
 import type { FormatFn, LoggerOptions, PredefinedFormat } from '../logger/types.js';
 import { json } from '../parsers/json.js';
@@ -144,8 +144,11 @@ type Reader = (req: IncomingMessage, options?: object) => Promise<unknown>;
 interface Choice {
   readonly read: Reader;
   readonly options: object | undefined;
-  /** Whether this parser takes the request (its `type` option, as the middleware reads it). */
-  readonly takes: (req: IncomingMessage) => boolean;
+  /**
+   * Whether this parser takes the request, given its media type (its `type` option, as the
+   * middleware reads it).
+   */
+  readonly takes: (mediaType: string | null, req: IncomingMessage) => boolean;
 }
 
 const DEFAULT_TYPES = {
@@ -179,17 +182,12 @@ function choicesOf(options: FastifyParsersOptions): Choice[] {
     const type = (parserOptions as { type?: unknown } | undefined)?.type || DEFAULT_TYPES[name];
     const takes =
       typeof type === 'function'
-        ? (req: IncomingMessage) => Boolean((type as (req: IncomingMessage) => unknown)(req))
-        : matcherOf(type);
+        ? (_: string | null, req: IncomingMessage) =>
+            Boolean((type as (req: IncomingMessage) => unknown)(req))
+        : compileTypeMatcher(type);
     choices.push({ read: PARSERS[name].read as Reader, options: parserOptions, takes });
   }
   return choices;
-}
-
-/** A `type` option of strings, matched as the middleware matches it. */
-function matcherOf(type: unknown): (req: IncomingMessage) => boolean {
-  const matches = compileTypeMatcher(type);
-  return (req) => matches(parseContentType(req.headers['content-type']).type);
 }
 
 /**
@@ -210,8 +208,9 @@ function withCode(err: unknown): unknown {
 
 /**
  * The parsers plugin: httpware's json, urlencoded and text (and raw, when asked) in place of
- * Fastify's own json and text (removed in this context, whichever are on), through one catch-all content-type parser that hands each body to the first
- * parser whose `type` matches it (a Content-Type none matches is a 415). Each reads
+ * Fastify's own json and text (removed in this context, whichever are on), through one
+ * catch-all content-type parser that hands each body to the first parser whose `type` matches
+ * it (a Content-Type none matches is a 415). Each reads
  * `request.raw` with its `read`: limits count inflated bytes, every Content-Encoding is
  * decoded, and an error is an HttpwareError whose `statusCode` Fastify's error handler answers
  * with (and whose `code` is its `type`). Fastify's `bodyLimit` does not apply: it counts only
@@ -233,8 +232,12 @@ export const httpwareParsers = asFastifyPlugin<FastifyParsersOptions>(
     }
     instance.addContentTypeParser('*', async (request) => {
       const req = request.raw;
-      const choice = choices.find((candidate) => candidate.takes(req)) ?? choices[0];
-      if (choice === undefined) return undefined;
+      const mediaType = parseContentType(req.headers['content-type']).type;
+      // None taking it, the first refuses it (415) once its rest is drained, as `read` does.
+      const choice = choices.find((candidate) => candidate.takes(mediaType, req)) ?? choices[0];
+      if (choice === undefined) {
+        throw withCode(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));
+      }
       try {
         return await choice.read(req, choice.options);
       } catch (err) {

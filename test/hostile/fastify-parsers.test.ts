@@ -32,6 +32,24 @@ describe("httpwareParsers and Fastify's own parsers", () => {
     });
   }
 
+  it('with every parser off, a body is refused (415), never passed on unread', async () => {
+    const server = await startFastify((app) => {
+      app.register(httpwareParsers, { json: false, urlencoded: false, text: false });
+      app.post('/', async (request) => ({ body: request.body ?? null }));
+    });
+    try {
+      const reply = await send(server, {
+        method: 'POST',
+        path: '/',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      assert.equal(reply.status, 415);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a compressed JSON body is inflated and limited by ours, never handed on', async () => {
     const server = await startFastify((app) => {
       app.register(httpwareParsers, { json: { limit: 64 } });
