@@ -10,6 +10,7 @@ export const {
   HttpwareError,
   isHttpwareError,
   errorKinds,
+  fastify,
   toResponse,
   koa,
   problemHandler,

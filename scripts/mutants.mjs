@@ -1067,4 +1067,18 @@ export const mutants = [
     '',
     ['test/hostile/koa-abandoned-body', 'test/koa/'],
   ),
+  hostile(
+    "fastify: Fastify's own JSON and text parsers left in the context",
+    'src/fastify/index.ts',
+    '      if (instance.hasContentTypeParser(type)) instance.removeContentTypeParser(type);',
+    '      void type;',
+    ['test/hostile/fastify-parsers', 'test/fastify/parsers'],
+  ),
+  hostile(
+    'fastify: with every parser off, a body passed on unread',
+    'src/fastify/index.ts',
+    "        throw withCode(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));",
+    '        return undefined;',
+    ['test/hostile/fastify-parsers'],
+  ),
 ];

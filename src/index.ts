@@ -13,6 +13,8 @@ export type {
   ValidationIssue,
 } from './errors.js';
 export { errorKinds, HttpwareError, isHttpwareError } from './errors.js';
+export type { FastifyLoggerOptions, FastifyParsersOptions } from './fastify/index.js';
+export { fastify } from './fastify/index.js';
 export { koa } from './koa/index.js';
 export type * from './koa/types.js';
 export { fetchLogger, logger, recordError, redactDefaults, requestId } from './logger/index.js';

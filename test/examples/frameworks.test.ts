@@ -137,6 +137,44 @@ describe('the webhook example', () => {
   });
 });
 
+describe('the Fastify example', () => {
+  let example: RunningExample;
+  before(async () => {
+    example = await startExample('fastify.mjs');
+  });
+  after(() => example.stop());
+
+  test('parses JSON on its route and logs one combined line', async () => {
+    const res = await fetch(`${example.base}/api/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'example-test' },
+      body: '{"name":"lamp"}',
+    });
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { created: { name: 'lamp' } });
+    await example.waitFor(/"POST \/api\/items HTTP\/1\.1" 201 \d+ "-" "example-test"/);
+  });
+
+  test("answers an over-limit body by Fastify's error handler, with httpware's type as code", async () => {
+    const res = await fetch(`${example.base}/api/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blob: 'x'.repeat(20_000) }),
+    });
+    assert.equal(res.status, 413);
+    assert.equal(((await res.json()) as { code: string }).code, 'entity.too.large');
+  });
+
+  test('parses a login form', async () => {
+    const res = await fetch(`${example.base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user=ada',
+    });
+    assert.equal(await res.text(), 'hello ada\n');
+  });
+});
+
 describe('the Koa example', () => {
   let example: RunningExample;
   before(async () => {

@@ -9,6 +9,7 @@ const require = createRequire(import.meta.url);
 const rootExports = [
   'HttpwareError',
   'errorKinds',
+  'fastify',
   'fetchLogger',
   'isHttpwareError',
   'koa',
@@ -117,4 +118,17 @@ test('the koa entry is the Koa middleware object: logger, json, urlencoded, text
   );
   const root = require('httpware') as Record<string, unknown>;
   assert.equal(root.koa, cjs, 'one Koa object across entries');
+});
+
+test('the fastify entry gives httpwareLogger and httpwareParsers, one pair across ESM, CommonJS and the root', async () => {
+  const cjs = require('httpware/fastify') as Record<string, unknown>;
+  assert.deepEqual(Object.keys(cjs).sort(), ['httpwareLogger', 'httpwareParsers']);
+  const esm = await import('httpware/fastify');
+  assert.deepEqual(Object.keys(esm).sort(), ['httpwareLogger', 'httpwareParsers']);
+  assert.deepEqual(
+    [esm.httpwareLogger, esm.httpwareParsers],
+    [cjs.httpwareLogger, cjs.httpwareParsers],
+  );
+  const root = require('httpware') as { fastify: unknown };
+  assert.equal(root.fastify, cjs);
 });

@@ -90,7 +90,7 @@ describe('the packed package', () => {
   test('ships the build, the entries, the pages its readme and docs link to, and the licence', () => {
     const unexpected = files.filter(
       (f) =>
-        !/^(dist\/|entries\/|docs\/|examples\/|(logger\/|parsers\/)?package\.json$|README\.md$|LICENSE$)/.test(
+        !/^(dist\/|entries\/|docs\/|examples\/|(logger\/|parsers\/|fastify\/)?package\.json$|README\.md$|LICENSE$)/.test(
           f,
         ) && !['bench/README.md', 'compat/expected-failures.txt'].includes(f),
     );

@@ -1,0 +1,3 @@
+import httpware from '../dist/index.cjs';
+
+export const { httpwareLogger, httpwareParsers } = httpware.fastify;

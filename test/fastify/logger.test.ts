@@ -1,0 +1,205 @@
+// httpwareLogger on Fastify 5: each format's line is the Node logger's line for the same
+// exchange, one line per request, scoped to the context it is registered in.
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { httpwareLogger } from '../../src/fastify/index.js';
+import { logger } from '../../src/logger/index.js';
+import { startFastify } from '../helpers/fastify.js';
+import { captureLines, type SendOptions, send } from '../helpers/index.js';
+import { fixTime, loggedServer } from '../helpers/logger.js';
+
+let undo: () => void = () => {};
+let savedNoColor: string | undefined;
+beforeEach(() => {
+  undo = fixTime(1.5);
+  savedNoColor = process.env.NO_COLOR;
+  delete process.env.NO_COLOR;
+});
+afterEach(() => {
+  undo();
+  if (savedNoColor !== undefined) process.env.NO_COLOR = savedNoColor;
+});
+
+const request: SendOptions = {
+  path: '/path?q=1',
+  auth: 'tobi:ferret',
+  headers: { referer: 'http://example.com/', 'user-agent': 'test-agent/1.0' },
+};
+
+/** What Fastify sends for `return 'ok'`, sent by hand on node:http. */
+function okAsFastify(_req: unknown, res: ServerResponse): void {
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.setHeader('content-length', '2');
+  res.end('ok');
+}
+
+/** The ports of the two servers and their clients differ; everything else must not. */
+function withoutPorts(line: string): string {
+  return line.replace(/("(?:client|server|source|destination)\.port":)\d+/g, '$1 0');
+}
+
+/** The line the Node logger writes for `request` answered as Fastify answers it. */
+async function nodeLine(format: string): Promise<string> {
+  const server = await loggedServer((stream) => logger(format, { stream }), {
+    handler: okAsFastify,
+  });
+  try {
+    await send(server, request);
+    return (await server.capture.waitFor(1))[0] as string;
+  } finally {
+    await server.close();
+  }
+}
+
+/** The lines httpwareLogger writes for `requests` to an app built by `build`. */
+async function fastifyLines(
+  build: (app: FastifyInstance, stream: NodeJS.WritableStream) => void,
+  requests: SendOptions[],
+  count = requests.length,
+): Promise<string[]> {
+  const capture = captureLines();
+  const server = await startFastify((app) => build(app, capture.stream));
+  try {
+    for (const options of requests) await send(server, options);
+    return await capture.waitFor(count);
+  } finally {
+    await server.close();
+  }
+}
+
+const okRoute = (app: FastifyInstance, path = '/path') => app.get(path, async () => 'ok');
+
+describe("each predefined format's line on Fastify is the Node logger's", () => {
+  for (const format of ['combined', 'common', 'dev', 'short', 'tiny', 'json', 'ecs']) {
+    it(`"${format}"`, async () => {
+      const expected = await nodeLine(format);
+      const [line] = await fastifyLines(
+        (app, stream) => {
+          app.register(httpwareLogger, { format, stream });
+          okRoute(app);
+        },
+        [request],
+      );
+      assert.equal(withoutPorts(line as string), withoutPorts(expected));
+    });
+  }
+});
+
+describe('httpwareLogger', () => {
+  it('defaults to the combined format', async () => {
+    const [line] = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { stream });
+        okRoute(app);
+      },
+      [request],
+    );
+    assert.equal(line, await nodeLine('combined'));
+  });
+
+  it('writes one line per request', async () => {
+    const lines = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: 'tiny', stream });
+        okRoute(app);
+      },
+      [{ path: '/path' }, { path: '/path' }],
+    );
+    assert.deepEqual(lines, ['GET /path 200 2 - 1.500 ms', 'GET /path 200 2 - 1.500 ms']);
+  });
+
+  it("logs the status Fastify's error handler answers with", async () => {
+    const [line] = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: ':method :url :status', stream });
+        app.get('/boom', async () => {
+          throw Object.assign(new Error('teapot'), { statusCode: 418 });
+        });
+      },
+      [{ path: '/boom' }],
+    );
+    assert.equal(line, 'GET /boom 418');
+  });
+
+  it('registered at the root, logs the 404 of an unknown route', async () => {
+    const [line] = await fastifyLines(
+      (app, stream) => app.register(httpwareLogger, { format: ':url :status', stream }),
+      [{ path: '/nowhere' }],
+    );
+    assert.equal(line, '/nowhere 404');
+  });
+
+  it("registered in a child context, logs only that context's routes", async () => {
+    const lines = await fastifyLines(
+      (app, stream) => {
+        okRoute(app, '/outside');
+        app.register(async (child) => {
+          await child.register(httpwareLogger, { format: ':url', stream });
+          okRoute(child, '/inside');
+        });
+      },
+      [{ path: '/outside' }, { path: '/inside' }, { path: '/outside' }],
+      1,
+    );
+    assert.deepEqual(lines, ['/inside']);
+  });
+
+  it("with requestId, logs Fastify's request.id", async () => {
+    let seen: unknown;
+    const [line] = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: ':request-id', stream, requestId: true });
+        app.get('/path', async (req) => {
+          seen = req.id;
+          return 'ok';
+        });
+      },
+      [{ path: '/path' }],
+    );
+    assert.equal(typeof seen, 'string');
+    assert.equal(line, seen);
+  });
+
+  it('with requestId, logs the id Fastify took from its requestIdHeader', async () => {
+    const capture = captureLines();
+    const server = await startFastify(
+      (app) => {
+        app.register(httpwareLogger, {
+          format: ':request-id',
+          stream: capture.stream,
+          requestId: true,
+        });
+        okRoute(app);
+      },
+      { requestIdHeader: 'x-request-id' },
+    );
+    try {
+      await send(server, { path: '/path', headers: { 'x-request-id': 'abc-123' } });
+      assert.deepEqual(await capture.waitFor(1), ['abc-123']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without requestId, leaves the request id out', async () => {
+    const [line] = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: ':request-id', stream });
+        okRoute(app);
+      },
+      [{ path: '/path' }],
+    );
+    assert.equal(line, '-');
+  });
+
+  it('a bad option fails the registration with its TypeError', async () => {
+    await assert.rejects(
+      startFastify((app) => {
+        app.register(httpwareLogger, { format: 'tiny', skip: 'yes' as never });
+      }),
+      TypeError,
+    );
+  });
+});
