@@ -69,11 +69,11 @@ export interface FastifyParsersOptions {
   raw?: RawReadOptions | boolean | undefined;
 }
 
-export type FastifyPlugin<Options> = ((
+export type FastifyPlugin<Options> = (
   instance: FastifyInstanceLike,
   options: Options,
   done: (err?: Error) => void,
-) => void) & { readonly [key: symbol]: unknown };
+) => void;
 
 /**
  * fastify-plugin's convention, without the dependency: a plugin marked `skip-override` runs in
