@@ -359,8 +359,8 @@ export function lineWriter(
           exchange.res,
         );
       } catch (err) {
+        // As for the completion line: warned once, and no line (`line` stays undefined).
         formatFailed(err);
-        return;
       }
       if (line !== undefined && line !== null) write(stream as LogStream, line);
     } finally {

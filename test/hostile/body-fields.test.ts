@@ -70,6 +70,16 @@ describe('body fields: size', () => {
     assert.ok(fieldBytes(raw) <= 512);
   });
 
+  test('a sparse array of 2^32-1 slots is walked only as far as the cap', async () => {
+    const sparse: Middleware = (req, _res, next) => {
+      (req as { body?: unknown }).body = { items: new Array(2 ** 32 - 1), after: 1 };
+      next();
+    };
+    const { raw, fields } = await lineFor({ fields: ['items', 'after'] }, {}, [], [sparse]);
+    assert.deepEqual(fields, { items: '[TRUNCATED]', after: 1 });
+    assert.ok(fieldBytes(raw) <= 2048);
+  });
+
   test('a deep body is written to maxDepth and no further', async () => {
     const deep = `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`;
     const { fields } = await lineFor({ fields: ['a'], maxDepth: 2 }, jsonText(deep));

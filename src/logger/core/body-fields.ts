@@ -156,7 +156,7 @@ const INDEX = /^(?:0|[1-9]\d{0,8})$/;
 /** The value at `keys`, through own properties only; `MISSING` when there is none. */
 const MISSING = Symbol('missing');
 
-function valueAt(body: Record<string, unknown>, keys: readonly string[]): unknown {
+function valueAt(body: object, keys: readonly string[]): unknown {
   let value: unknown = body;
   for (const key of keys) {
     if (Array.isArray(value)) {
@@ -225,10 +225,11 @@ class ValueText {
     let first = true;
     // Own enumerable keys only; a `__proto__` key JSON.parse made is an own key, written as
     // text like any other: no object is built, so nothing can be polluted.
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      if (!this.add(`${first ? '' : ','}${encodeString(key)}:`)) return false;
+    for (const key of Object.keys(value)) {
+      if (!first && !this.add(',')) return false;
       first = false;
+      const name = encodeString(key);
+      if (!this.add(name) || !this.add(':')) return false;
       const ok = this.secret(key)
         ? this.add(encodeString(MASK))
         : this.write(value[key], levels - 1);
@@ -255,7 +256,8 @@ function byteLength(text: string): number {
  * plain object or holds none of them. Never longer than `maxBytes` in UTF-8.
  */
 export function bodyFieldsText(fields: BodyFields, body: unknown): string | undefined {
-  if (!isPlainObject(body)) return undefined;
+  if (typeof body !== 'object' || body === null) return undefined;
+  // A body that is not a plain object gives no value at any path (see `valueAt`).
   const { paths, maxBytes, maxDepth, secret } = fields;
   let out = '';
   for (const { name, keys } of paths) {
