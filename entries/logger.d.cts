@@ -9,6 +9,7 @@ declare const logger: types.Logger;
 
 declare namespace logger {
   export type BuiltinTokenFn = types.BuiltinTokenFn;
+  export type BodyFieldsOptions = types.BodyFieldsOptions;
   export type CompiledFormatFn<
     Req = IncomingMessage,
     Res = ServerResponse,

@@ -7,6 +7,7 @@
 import logger = require('./logger.cjs');
 
 export import BuiltinTokenFn = logger.BuiltinTokenFn;
+export import BodyFieldsOptions = logger.BodyFieldsOptions;
 export import CompiledFormatFn = logger.CompiledFormatFn;
 export import FormatFn = logger.FormatFn;
 export import JsonFieldFn = logger.JsonFieldFn;

@@ -479,6 +479,13 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   format: unknown,
   options?: unknown,
 ): FetchLog {
+  // The Web parsers hand the body to the handler and keep nothing on the Request to read.
+  const bodyOption = (options as { body?: unknown } | null | undefined)?.body;
+  if (bodyOption !== undefined && bodyOption !== null && bodyOption !== false) {
+    throw new TypeError(
+      "option body is not available on fetchLogger: the parsed body is the handler's alone",
+    );
+  }
   const writer = lineWriter(format, options, defaultStream);
   const given = (options as { remoteAddress?: unknown } | null | undefined)?.remoteAddress;
   if (given !== undefined && given !== null && typeof given !== 'function') {
@@ -494,6 +501,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   function start(request: Request, args: HandlerArguments): FetchExchange {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids);
     if (writer.immediate) exchange.line();
+    else if (writer.arrival !== undefined) writer.arrival(exchange.exchange);
     return exchange;
   }
 

@@ -84,3 +84,8 @@ const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn<LogRequest
 };
 
 for (const [name, format] of Object.entries(PREDEFINED)) defineFormat(name, format);
+
+/** Whether `format` is the predefined `ecs` format (its arrival lines and body field are ECS's). */
+export function isEcsFormat(format: FormatFn<LogRequest, LogResponse>): boolean {
+  return format === PREDEFINED.ecs;
+}

@@ -112,7 +112,7 @@ function proxiedAddress(req: Request, proxy: ProxyResolver): string | undefined 
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
-  const { log, needs, callsApplication, immediate, skip, proxy } = lineWriter(
+  const { log, needs, callsApplication, immediate, skip, proxy, arrival } = lineWriter(
     format,
     options,
     stdout,
@@ -138,6 +138,8 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     if (immediate) {
       log(exchange);
     } else {
+      // `start`: the arrival line now, the completion line when done (`immediate` excludes it).
+      if (arrival !== undefined) arrival(exchange);
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
       if (needs.bytes) exchange.meter = meterBody(req, res);
       whenDone(exchange, log, any || skip !== undefined);

@@ -217,6 +217,29 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    * `forwarded`. Only one is ever read; needs `trustProxy`.
    */
   forwardedHeader?: 'x-forwarded-for' | 'forwarded' | null | undefined;
+  /**
+   * Writes a line when the request arrives too, before the completion line, both with the
+   * same request id (a request without `req.id` is given a new UUID). `true` for the default
+   * arrival line (`started :method :url :request-id`; for `json` and `ecs`, a JSON line marked
+   * `"event.phase":"start"` or `"event.type":"start"`), or the arrival line's own format. Needs
+   * a stream; not with `immediate`.
+   */
+  start?: boolean | PredefinedFormat | (string & {}) | FormatFn<Req, Res> | null | undefined;
+  /**
+   * Named fields of the parsed `req.body` (a plain object only) in JSON lines and
+   * OpenTelemetry records, secret-looking keys masked. Off by default.
+   */
+  body?: BodyFieldsOptions | false | null | undefined;
+}
+
+/** The `body` option: which fields of the parsed request body a line carries, and its caps. */
+export interface BodyFieldsOptions {
+  /** Dot-separated key paths (`'user.name'`, `'order.items'`, `'items.0.sku'`), 1 to 64. */
+  fields: readonly string[];
+  /** Cap of the fields' JSON text in UTF-8 bytes, 64 to 65536; default 2048. */
+  maxBytes?: number | undefined;
+  /** Containers written inside a named value, 0 to 16; default 3. */
+  maxDepth?: number | undefined;
 }
 
 /** The address ranges Express's `trust proxy` setting names. */
@@ -411,7 +434,7 @@ export interface FetchLog {
 
 /** The options of `fetchLogger`: the logger's, over the fetch door's request and response. */
 export interface FetchLoggerOptions
-  extends Omit<LoggerOptions<FetchLogRequest, FetchLogResponse>, 'buffer'> {
+  extends Omit<LoggerOptions<FetchLogRequest, FetchLogResponse>, 'buffer' | 'body'> {
   /**
    * The client's address for `:remote-addr`, from what the handler received; by default it is
    * what the runtime gives (docs/web.md). Returning undefined writes `-`.

@@ -3,6 +3,7 @@
 // middleware (index.ts) and the fetch wrapper (fetch.ts) each fill an `Exchange` their own way
 // and hand it to `log`.
 
+import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
 import { verbatimMessages } from './core/failure.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
@@ -13,10 +14,11 @@ import { type Exchange, enter, leave } from './core/timing.js';
 import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
 import { HEAD_TOKENS } from './core/tokens.js';
 import { onceWarning } from './core/warnings.js';
-import { colourAllowed, devColoured, devPlain, findFormat } from './formats.js';
-import { formatForLogger, isJsonFormat } from './json/format.js';
+import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
+import { arrivalEcs, arrivalJson } from './json/arrival.js';
+import { formatForLogger, isJsonFormat, setKey } from './json/format.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, tokenNamesOf, withoutColour } from './text/compile.js';
+import { compile, declareTokenNames, tokenNamesOf, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
 
 type Request = LogRequest;
@@ -34,6 +36,8 @@ export interface LineWriter {
   readonly skip: ((req: Request, res: Response) => unknown) | undefined;
   /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
   readonly proxy: ProxyResolver | undefined;
+  /** Writes the arrival line of the `start` option; undefined when off. */
+  readonly arrival: ((exchange: Exchange) => void) | undefined;
 }
 
 /** Options resolved once, when a logger is created. */
@@ -51,6 +55,10 @@ interface ResolvedOptions {
   /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
   readonly verbatim: boolean;
   readonly proxy: ProxyResolver | undefined;
+  /** `start`: the arrival line's format as given (`true`: the default one); undefined when off. */
+  readonly start: unknown;
+  /** `body`: the request body fields of JSON lines and records; undefined when off. */
+  readonly body: BodyFields | undefined;
 }
 
 function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
@@ -88,6 +96,8 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
       redact: DEFAULT_POLICY,
       verbatim: false,
       proxy: undefined,
+      start: undefined,
+      body: undefined,
     };
   }
   if (typeof options !== 'object') {
@@ -103,6 +113,8 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
     errorMessage,
     trustProxy,
     forwardedHeader,
+    start,
+    body,
   } = options as Record<string, unknown>;
   // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
   // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
@@ -126,6 +138,15 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
   ) {
     throw new TypeError('option errorMessage must be "safe" or "verbatim"');
   }
+  const startGiven = start !== undefined && start !== null && start !== false;
+  if (startGiven && start !== true && typeof start !== 'string' && typeof start !== 'function') {
+    throw new TypeError('option start must be true, a format name, a format string or a function');
+  }
+  // `immediate` writes its one line on arrival already: a second arrival line would be a copy.
+  if (startGiven && immediate) {
+    throw new TypeError('options start and immediate cannot be used together');
+  }
+  const policy = resolveRedact(redact);
   return {
     // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
     immediate: Boolean(immediate),
@@ -135,9 +156,11 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
     stream: streamGiven ? (stream as LogStream) : otelOff(otel) ? defaultStream() : undefined,
     otel,
     bufferMs: bufferInterval(buffer),
-    redact: resolveRedact(redact),
+    redact: policy,
     verbatim: errorMessage === 'verbatim',
     proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
+    start: startGiven ? start : undefined,
+    body: resolveBodyFields(body, policy),
   };
 }
 
@@ -145,8 +168,16 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
  * What a format's built-in tokens read, so that nothing else is recorded per request. A format
  * that may call the application's code records everything (see `applicationTokensWatcher`).
  */
-function needsOf(format: FormatFn<LogRequest, LogResponse>, otel: OtelOutput | undefined): Needs {
-  const names = [...(tokenNamesOf(format) ?? []), ...(otel?.tokenNames ?? [])];
+function needsOf(
+  format: FormatFn<LogRequest, LogResponse>,
+  otel: OtelOutput | undefined,
+  arrival: FormatFn<LogRequest, LogResponse> | undefined,
+): Needs {
+  const names = [
+    ...(tokenNamesOf(format) ?? []),
+    ...(otel?.tokenNames ?? []),
+    ...((arrival && tokenNamesOf(arrival)) ?? []),
+  ];
   const has = (name: string) => names.includes(name);
   const bytes = has('res-body-bytes') || tokenNamesOf(format) === undefined;
   return {
@@ -189,9 +220,14 @@ export interface Needs {
  * `this`) and read an AsyncLocalStorage. Asked per request, since `logger.token` may replace a
  * token after the logger was made; the answer is kept until the registry changes.
  */
-function applicationTokensWatcher(format: FormatFn<LogRequest, LogResponse>): () => boolean {
-  const names = tokenNamesOf(format);
-  if (names === undefined) return () => true;
+function applicationTokensWatcher(
+  format: FormatFn<LogRequest, LogResponse>,
+  arrival?: FormatFn<LogRequest, LogResponse>,
+): () => boolean {
+  const lineNames = tokenNamesOf(format);
+  const arrivalNames = arrival === undefined ? [] : tokenNamesOf(arrival);
+  if (lineNames === undefined || arrivalNames === undefined) return () => true;
+  const names = arrivalNames.length === 0 ? lineNames : [...lineNames, ...arrivalNames];
   let checkedAt = -1;
   let answer = true;
   return () => {
@@ -217,18 +253,27 @@ export function lineWriter(
     otel: otelOption,
     verbatim,
     proxy,
+    start,
+    body,
   } = resolveOptions(options, defaultStream);
   // A JSON format is made for this logger's redaction lists and stream (objects for an
   // object-mode stream); format strings and functions get tokens that follow the same lists.
   const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
   const resolved = resolveFormat(format);
-  const formatLine = formatForLogger(resolved, redact, objectMode);
-  const otel = resolveOtel(otelOption, resolved, redact);
+  const bodyText = bodyReader(body, resolved, otelOption);
+  const formatLine = withBodyFields(
+    formatForLogger(resolved, redact, objectMode),
+    bodyText,
+    isJsonFormat(resolved),
+    isEcsFormat(resolved),
+  );
+  const otel = resolveOtel(otelOption, resolved, redact, bodyText);
   // The line is made to be written, or as the body of a record (a text format's line).
   const makesLine = target !== undefined || !isJsonFormat(resolved);
   const tokens = tokensFor(redact);
-  const needs = needsOf(formatLine, otel);
-  const callsApplication = applicationTokensWatcher(formatLine);
+  const arrivalFormat = arrivalFormatOf(start, resolved, redact, objectMode, target);
+  const needs = needsOf(formatLine, otel, arrivalFormat);
+  const callsApplication = applicationTokensWatcher(formatLine, arrivalFormat);
   if (target !== undefined) guardStreamErrors(target);
 
   const skipFailed = onceWarning(
@@ -294,6 +339,35 @@ export function lineWriter(
     }
   }
 
+  /**
+   * The arrival line (`start`): made when the request comes, under the request id both lines
+   * carry. A request without one (no requestId middleware or option before the logger) is
+   * given a new UUID as `req.id`, so the completion line, and the application, read the same.
+   * `skip` is asked then as well, with the response not begun.
+   */
+  function logArrival(exchange: Exchange): void {
+    const req = exchange.req as { id?: unknown };
+    if (req.id === undefined || req.id === null || req.id === '') req.id = crypto.randomUUID();
+    const previous = enter(exchange);
+    try {
+      if (skipped(exchange.req, exchange.res)) return;
+      let line: unknown;
+      try {
+        line = (arrivalFormat as FormatFn<LogRequest, LogResponse>)(
+          tokens,
+          exchange.req,
+          exchange.res,
+        );
+      } catch (err) {
+        // As for the completion line: warned once, and no line (`line` stays undefined).
+        formatFailed(err);
+      }
+      if (line !== undefined && line !== null) write(stream as LogStream, line);
+    } finally {
+      leave(previous);
+    }
+  }
+
   function writeLine(exchange: Exchange): void {
     const { req, res } = exchange;
     if (skipped(req, res)) return;
@@ -312,5 +386,93 @@ export function lineWriter(
     otel?.emit(exchange, tokens, line);
   }
 
-  return { log, needs, callsApplication, immediate, skip, proxy };
+  const arrival = arrivalFormat === undefined ? undefined : logArrival;
+  return { log, needs, callsApplication, immediate, skip, proxy, arrival };
+}
+
+/**
+ * The `start` option's format, made for this logger: the one given, or by default a short
+ * text line, or the JSON formats' own arrival lines. Undefined when the option is off.
+ */
+function arrivalFormatOf(
+  start: unknown,
+  resolved: FormatFn<LogRequest, LogResponse>,
+  redact: RedactPolicy,
+  objectMode: boolean,
+  target: LogStream | undefined,
+): FormatFn<LogRequest, LogResponse> | undefined {
+  if (start === undefined) return undefined;
+  if (target === undefined) {
+    throw new TypeError(
+      'option start writes lines: give a stream (OpenTelemetry records are one per finished request)',
+    );
+  }
+  const format =
+    start !== true
+      ? resolveFormat(start)
+      : !isJsonFormat(resolved)
+        ? resolveFormat(DEFAULT_ARRIVAL)
+        : isEcsFormat(resolved)
+          ? arrivalEcs
+          : arrivalJson;
+  return formatForLogger(format, redact, objectMode);
+}
+
+/** The text formats' arrival line: what is known when a request comes, and its id. */
+const DEFAULT_ARRIVAL = 'started :method :url :request-id';
+
+/**
+ * The `body` option's reader of `req.body`, or undefined when off. Body fields are written by
+ * JSON lines and OpenTelemetry records only: with neither, the option is a mistake.
+ */
+function bodyReader(
+  body: BodyFields | undefined,
+  format: FormatFn<LogRequest, LogResponse>,
+  otel: unknown,
+): ((req: LogRequest) => string | undefined) | undefined {
+  if (body === undefined) return undefined;
+  if (!isJsonFormat(format) && otelOff(otel)) {
+    throw new TypeError(
+      'option body needs a JSON format (json, ecs, logger.json) or otel: text lines carry no body fields',
+    );
+  }
+  // Whatever parser ran: only a plain object is read (see core/body-fields.ts).
+  return (req) => bodyFieldsText(body, (req as { body?: unknown }).body);
+}
+
+/** The key of the body fields in a JSON line: ECS's own field (a string), or an object. */
+const BODY_KEY = 'http.request.body.fields';
+const ECS_BODY_KEY = 'http.request.body.content';
+
+/**
+ * A JSON format with the body fields added as the line's last field. A text format is left as
+ * it is (its OpenTelemetry record gets them). Costs nothing when the option is off.
+ */
+function withBodyFields(
+  format: FormatFn<LogRequest, LogResponse>,
+  bodyText: ((req: LogRequest) => string | undefined) | undefined,
+  json: boolean,
+  ecs: boolean,
+): FormatFn<LogRequest, LogResponse> {
+  if (bodyText === undefined || !json) return format;
+  const key = ecs ? ECS_BODY_KEY : BODY_KEY;
+  const prefix = `"${key}":`;
+  const withBody: FormatFn<LogRequest, LogResponse> = (tokens, req, res) => {
+    const line = format(tokens, req, res);
+    const text = bodyText(req);
+    if (text === undefined) return line;
+    // ECS's field is a text field: the object goes in as its JSON text.
+    const value = ecs ? JSON.stringify(text) : text;
+    if (typeof line === 'string' && line.endsWith('}')) {
+      return `${line.slice(0, -1)}${line === '{}' ? '' : ','}${prefix}${value}}`;
+    }
+    if (typeof line === 'object' && line !== null) {
+      // JSON.parse of our own text: a `__proto__` key in it stays an own key.
+      setKey(line as Record<string, unknown>, key, ecs ? text : JSON.parse(text));
+    }
+    return line;
+  };
+  const names = tokenNamesOf(format);
+  if (names !== undefined) declareTokenNames(withBody, names);
+  return withBody;
 }

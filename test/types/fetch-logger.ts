@@ -101,6 +101,10 @@ types('fetchLogger', () => {
       [req.url, req.ip, res.writableFinished, res.getHeader('etag')].join(' ');
     logger.token('views', views);
 
+    fetchLogger('json', { start: true, requestId: true });
+    fetchLogger('tiny', { start: ':request-id :method :url' });
+    // @ts-expect-error the fetch door has no body option (the Web parsers keep no body)
+    fetchLogger('json', { body: { fields: ['user.name'] } });
     // @ts-expect-error the fetch door has no buffer option
     fetchLogger('tiny', { buffer: true });
     // @ts-expect-error remoteAddress returns the address as text

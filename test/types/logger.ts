@@ -8,6 +8,7 @@ import express4 from 'express4';
 import { requestId as rootRequestId } from '../../src/index.js';
 import { logger } from '../../src/logger/index.js';
 import type {
+  BodyFieldsOptions,
   FormatFn,
   JsonFieldFn,
   JsonFields,
@@ -132,6 +133,20 @@ types('public types', () => {
     void options;
   });
 
+  types('start takes true or a format, body takes named fields and caps', () => {
+    logger('json', { start: true });
+    logger('combined', { start: ':request-id :method :url' });
+    logger('combined', { start: 'tiny', skip: (req) => req.url === '/health' });
+    logger<Request, Response>('tiny', {
+      start: (tokens, req, res) => `${tokens.method?.(req, res)} ${req.originalUrl}`,
+    });
+    logger('ecs', { body: { fields: ['user.name', 'order.items'], maxBytes: 1024, maxDepth: 2 } });
+    const body: BodyFieldsOptions = { fields: ['items.0.sku'] as const };
+    const options: LoggerOptions = { start: null, body: false };
+    void body;
+    void options;
+  });
+
   types('misuse is a type error', () => {
     const misuse = () => {
       // @ts-expect-error a format is a string or a function
@@ -154,6 +169,14 @@ types('public types', () => {
       logger('tiny', { trustProxy: (address: string) => address });
       // @ts-expect-error a trust list holds addresses and ranges as text
       logger('tiny', { trustProxy: [10] });
+      // @ts-expect-error start is true or a format, not a number
+      logger('tiny', { start: 1 });
+      // @ts-expect-error body names its fields
+      logger('json', { body: { maxBytes: 1024 } });
+      // @ts-expect-error body fields are key paths as text
+      logger('json', { body: { fields: [['user', 'name']] } });
+      // @ts-expect-error maxBytes is a number of bytes
+      logger('json', { body: { fields: ['a'], maxBytes: '1kb' } });
       // @ts-expect-error forwardedHeader names x-forwarded-for or forwarded
       logger('tiny', { trustProxy: 1, forwardedHeader: 'x-real-ip' });
       // @ts-expect-error a token returns a printable value

@@ -226,7 +226,7 @@ function fieldFailed(path: string, err: unknown): void {
 }
 
 /** Sets `key` on a new object, even `__proto__` (as an own property, not the prototype). */
-function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__')
     Object.defineProperty(target, key, {
       value,

@@ -67,6 +67,12 @@ const RECORD_PARTS = new Set(['time', 'level', 'msg', 'trace_id', 'span_id', 'tr
 
 const LOGS_API_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 
+/** The `body` option's JSON text of a request's body fields (core/body-fields.ts). */
+type BodyFieldsReader = (req: LogRequest) => string | undefined;
+
+/** The attribute of the body fields: the `json` line's key. */
+const BODY_ATTRIBUTE = 'http.request.body.fields';
+
 /** One logger's record output. */
 export interface OtelOutput {
   /** The tokens the records read (the `json` format's), so the logger records what they need. */
@@ -90,16 +96,23 @@ export function resolveOtel(
   option: unknown,
   format: FormatFn<LogRequest, LogResponse>,
   policy: RedactPolicy,
+  bodyFields?: BodyFieldsReader,
 ): OtelOutput | undefined {
   if (otelOff(option)) return undefined;
-  if (option === true) return recordsThrough(globalLogger(), format, policy, true);
+  if (option === true) return recordsThrough(globalLogger(), format, policy, true, bodyFields);
   const provider = (option as { loggerProvider?: unknown } | null)?.loggerProvider;
   if (typeof option !== 'object' || typeof (provider as LoggerProvider)?.getLogger !== 'function') {
     throw new TypeError(
       'option otel must be true (the global LoggerProvider) or { loggerProvider } (an OpenTelemetry LoggerProvider)',
     );
   }
-  return recordsThrough((provider as LoggerProvider).getLogger(SCOPE), format, policy, false);
+  return recordsThrough(
+    (provider as LoggerProvider).getLogger(SCOPE),
+    format,
+    policy,
+    false,
+    bodyFields,
+  );
 }
 
 function globalLogger(): OtelLogger {
@@ -119,6 +132,7 @@ function recordsThrough(
   format: FormatFn<LogRequest, LogResponse>,
   policy: RedactPolicy,
   global: boolean,
+  bodyFields: BodyFieldsReader | undefined,
 ): OtelOutput {
   // The `json` format's fields as an object (what an object-mode stream gets), for this
   // logger's redaction lists.
@@ -151,6 +165,9 @@ function recordsThrough(
           attributes[key] =
             typeof value === 'string' ? escapeControls(value) : (value as number | boolean);
         }
+        // The body fields (option `body`) as their JSON text: attribute values are flat.
+        const body = bodyFields?.(exchange.req);
+        if (body !== undefined) attributes[BODY_ATTRIBUTE] = body;
         logger.emit({
           timestamp: lineTime(),
           severityNumber: severity.number,
