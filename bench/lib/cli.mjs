@@ -17,11 +17,16 @@ export function stringOption(name) {
 /** The arguments that are not options. */
 export const positional = args.filter((a) => !a.startsWith('--'));
 
-/** `impl@logger:<format>` or `impl@parsers:<case>` as a worker's spec. */
+/**
+ * `impl@logger:<format>`, `impl@parsers:<case>` or `impl@parsers-alone:<case>` (the parser on a
+ * bare IncomingMessage, lib/parser-alone.mjs) as a worker's spec.
+ */
 export function variantSpec(name) {
   const [impl, rest] = name.split('@');
   const [group, what] = rest.split(':');
-  return group === 'logger' ? { group, impl, format: what } : { group, impl, kase: what };
+  if (group === 'logger') return { group, impl, format: what };
+  if (group === 'parsers-alone') return { group: 'parsers', impl, kase: what, alone: true };
+  return { group, impl, kase: what };
 }
 
 /** Whether `--name` was given. */

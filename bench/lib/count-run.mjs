@@ -7,6 +7,7 @@
 // single run had counted 68,633, not yet explained: keep its figures comparable).
 import http from 'node:http';
 import { startClient } from './memory-socket.mjs';
+import { parserAlone } from './parser-alone.mjs';
 import { loggerRequest, middlewareFor, parserCase, parserRequest } from './variants.mjs';
 
 const spec = JSON.parse(process.argv[2]);
@@ -51,7 +52,17 @@ const run = (count) =>
       );
     }
   });
-if (split) {
+if (spec.alone) {
+  // The parser alone (lib/parser-alone.mjs): one request at a time, no server.
+  const start = parserAlone(middleware, parserCase(spec.kase));
+  let left = warmup + measured;
+  await new Promise((resolve, reject) =>
+    start(
+      () => --left > 0,
+      (_n, err) => (err ? reject(err) : resolve()),
+    ),
+  );
+} else if (split) {
   await run(warmup);
   process.stdout.write('measure\n');
   await run(measured);

@@ -388,13 +388,18 @@ export async function loggerLoopback(options, log) {
 const INPROC_CASES = PARSER_CASE_NAMES.filter((c) => c !== 'json-1kb');
 const MEAN_CASES = INPROC_CASES.filter((c) => c !== 'raw-1mb');
 
-export async function parsersInProcess(options, log) {
+/**
+ * The parser cases side by side, through a server (parsers-inproc) or alone (parsers-alone):
+ * rows of the table, the summary, and httpware's ratios to the floor and to body-parser.
+ */
+async function measureParserCases(options, log, { alone }) {
   // floor-samelib: a second floor on httpware's own libraries (qs, streaming gunzip), which
-  // tells the cost of the libraries from the cost of httpware's code. baseline: another build
-  // of httpware (--baseline=entry), for an A/B of a change in the same run.
+  // tells the cost of the libraries from the cost of httpware's code (through a server only).
+  // baseline: another build of httpware (--baseline=entry), for an A/B of a change in the same
+  // run.
   const impls = [
     'floor',
-    'floor-samelib',
+    ...(alone ? [] : ['floor-samelib']),
     'body-parser',
     ...(options.httpware ? ['httpware'] : []),
     ...(options.baseline ? ['baseline'] : []),
@@ -403,19 +408,20 @@ export async function parsersInProcess(options, log) {
     const { slow } = parserCaseOptions(kase);
     // json 100 B also runs httpware with a zod schema, against the parser then the schema's
     // parse in the handler: what the `schema` option costs over doing it by hand.
-    const extra = !options.httpware
-      ? []
-      : kase === 'json-10kb'
-        ? ['httpware-proto-off']
-        : kase === 'json-100b'
-          ? ['httpware-zod', 'httpware-zod-handler']
-          : [];
+    const extra =
+      !options.httpware || alone
+        ? []
+        : kase === 'json-10kb'
+          ? ['httpware-proto-off']
+          : kase === 'json-100b'
+            ? ['httpware-zod', 'httpware-zod-handler']
+            : [];
     const names = [...impls, ...extra];
     return {
       key: kase,
       variants: names.map((impl) => ({
         key: `${impl}:${kase}`,
-        spec: { group: 'parsers', impl, kase },
+        spec: { group: 'parsers', impl, kase, ...(alone ? { alone } : {}) },
         batchScale: slow ? 3 : 1,
       })),
     };
@@ -463,7 +469,7 @@ export async function parsersInProcess(options, log) {
         fmt.mb(peak),
       ]);
     }
-    if (kase === 'json-100b' && options.httpware) {
+    if (kase === 'json-100b' && options.httpware && !alone) {
       const cost = ratioSummary(
         s,
         (r) => r[`httpware-zod:${kase}`].ns / r[`httpware-zod-handler:${kase}`].ns,
@@ -472,7 +478,7 @@ export async function parsersInProcess(options, log) {
       summary.schemaCost = cost.value;
       summary.schemaCostSpread = [cost.p25, cost.p75];
     }
-    if (kase === 'json-10kb' && options.httpware) {
+    if (kase === 'json-10kb' && options.httpware && !alone) {
       const cost = ratioSummary(
         s,
         (r) => r[`httpware:${kase}`].ns / r[`httpware-proto-off:${kase}`].ns,
@@ -484,6 +490,26 @@ export async function parsersInProcess(options, log) {
     summary.cases[kase] = caseSummary;
   }
 
+  return { rows, summary, xFloor, xBodyParser, rss, problems };
+}
+
+/** A target on httpware's ratio to the floor in one case: `vsFloor(kase, limit)`. */
+const floorTarget = (group, label, xFloor) => (kase, limit) =>
+  target(
+    `parsers.${group}.${kase}-vs-floor`,
+    `${kase} time / floor${label}`,
+    xFloor[kase] ?? Number.NaN,
+    '<=',
+    limit,
+    `<= ${limit.toFixed(2)}`,
+  );
+
+export async function parsersInProcess(options, log) {
+  const { rows, summary, xFloor, xBodyParser, rss, problems } = await measureParserCases(
+    options,
+    log,
+    { alone: false },
+  );
   // raw 1 MB is left out of the mean: it is a copy of the socket's chunks, and its ratio swings
   // with the machine's memory traffic more than with any code.
   const gm = options.httpware ? geomean(MEAN_CASES.map((c) => xFloor[c])) : Number.NaN;
@@ -494,15 +520,7 @@ export async function parsersInProcess(options, log) {
   const rssRatio = Math.max(
     ...rssCases.map((c) => rss[c] / summary.cases[c]['body-parser'].peakRss),
   );
-  const vsFloor = (kase, limit) =>
-    target(
-      `parsers.inproc.${kase}-vs-floor`,
-      `${kase} time / floor`,
-      xFloor[kase] ?? Number.NaN,
-      '<=',
-      limit,
-      `<= ${limit.toFixed(2)}`,
-    );
+  const vsFloor = floorTarget('inproc', '', xFloor);
   const targets = [
     target(
       'parsers.inproc.geomean-vs-floor',
@@ -563,19 +581,75 @@ export async function parsersInProcess(options, log) {
   return {
     key: 'parsers-inproc',
     title: `Parsers, in process: a real http.Server on in-memory keep-alive connections (${unit(options)})`,
-    text: table(
-      [
-        'case',
-        'variant',
-        'ns/req',
-        'x floor',
-        'x floor p25-p75',
-        'x body-parser',
-        'x bp p25-p75',
-        'peak RSS MB',
-      ],
-      rows,
+    text: parserTable(rows),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+const parserTable = (rows) =>
+  table(
+    [
+      'case',
+      'variant',
+      'ns/req',
+      'x floor',
+      'x floor p25-p75',
+      'x body-parser',
+      'x bp p25-p75',
+      'peak RSS MB',
+    ],
+    rows,
+  );
+
+// The cases of issue 33's geometric mean: the parser alone, where the judge's suite C times it.
+const ALONE_MEAN_CASES = [
+  'json-100b',
+  'json-10kb',
+  'json-1mb',
+  'urlencoded-browser',
+  'text-10kb',
+  'gzip-json-10kb',
+];
+
+/**
+ * The parsers alone (lib/parser-alone.mjs): a real IncomingMessage, its body pushed in, no
+ * http.Server and no response, so that the server's own cost does not divide every
+ * difference between parsers by several.
+ */
+export async function parsersAlone(options, log) {
+  const { rows, summary, xFloor, xBodyParser, problems } = await measureParserCases(options, log, {
+    alone: true,
+  });
+  const gm = options.httpware ? geomean(ALONE_MEAN_CASES.map((c) => xFloor[c])) : Number.NaN;
+  summary.xFloorGeomean = gm;
+  const vsFloor = floorTarget('alone', ', parser alone', xFloor);
+  const targets = [
+    target(
+      'parsers.alone.geomean-vs-floor',
+      `parser alone time / floor, geometric mean of ${ALONE_MEAN_CASES.join(', ')}`,
+      gm,
+      '<=',
+      1.1,
+      '<= 1.10',
     ),
+    vsFloor('json-100b', 1.1),
+    vsFloor('urlencoded-browser', 1.15),
+    vsFloor('gzip-json-10kb', 1.1),
+    target(
+      'parsers.alone.urlencoded-nested-vs-body-parser',
+      'urlencoded-nested (extended, on qs) time / body-parser, parser alone',
+      xBodyParser['urlencoded-nested'] ?? Number.NaN,
+      '<=',
+      0.9,
+      '<= 0.90',
+    ),
+  ];
+  return {
+    key: 'parsers-alone',
+    title: `Parsers alone: a real IncomingMessage, its body pushed in, no server (${unit(options)})`,
+    text: parserTable(rows),
     targets,
     summary,
     problems,
@@ -746,5 +820,6 @@ export const GROUPS = {
   'logger-loopback': loggerLoopback,
   json: jsonInProcess,
   'parsers-inproc': parsersInProcess,
+  'parsers-alone': parsersAlone,
   'parsers-loopback': parsersLoopback,
 };

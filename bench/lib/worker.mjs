@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector';
 import { startClient } from './memory-socket.mjs';
+import { parserAlone } from './parser-alone.mjs';
 import {
   discard,
   expectedBody,
@@ -45,7 +46,32 @@ server.headersTimeout = 0;
 const request = spec.group === 'logger' ? loggerRequest() : parserRequest(parserCase(spec.kase));
 const connections = spec.connections ?? (spec.kase && parserCase(spec.kase).connections) ?? 8;
 
+// The parser alone (`spec.alone`, lib/parser-alone.mjs): no server, one request at a time.
+let bodySeen = (_body) => {};
+const alone = spec.alone
+  ? parserAlone(middleware, parserCase(spec.kase), (body) => bodySeen(body))
+  : null;
+
+function runAloneBatch(ms) {
+  return new Promise((resolve) => {
+    const cpu0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    const deadline = t0 + BigInt(Math.round(ms * 1e6));
+    alone(
+      () => process.hrtime.bigint() < deadline,
+      (requests, err) => {
+        const ns = Number(process.hrtime.bigint() - t0);
+        const cpu = process.cpuUsage(cpu0);
+        if (err) lastError = `${err.status ?? 500} ${err.type ?? ''} ${err.message}`;
+        const failed = err ? 1 : 0;
+        resolve({ requests, ns, cpuNs: (cpu.user + cpu.system) * 1000, errors: failed, lastError });
+      },
+    );
+  });
+}
+
 function runBatch(ms) {
+  if (alone) return runAloneBatch(ms);
   return new Promise((resolve) => {
     errors = 0;
     const cpu0 = process.cpuUsage();
@@ -145,6 +171,27 @@ function check() {
   if (spec.group === 'logger') return checkLogger();
   if (spec.impl === 'bare') return Promise.resolve({ ok: true });
   const expected = expectedBody(parserCase(spec.kase));
+  if (alone) {
+    return new Promise((resolve) => {
+      let body;
+      bodySeen = (b) => {
+        body = b;
+      };
+      alone(
+        () => false,
+        (_n, err) => {
+          bodySeen = () => {};
+          if (err) resolve({ ok: false, detail: `${err.status ?? 500} ${err.message}` });
+          else if (!sameBody(body, expected))
+            resolve({
+              ok: false,
+              detail: `req.body differs: ${String(JSON.stringify(body)).slice(0, 120)}`,
+            });
+          else resolve({ ok: true });
+        },
+      );
+    });
+  }
   return new Promise((resolve) => {
     let body;
     capture = (b) => {
