@@ -15,7 +15,7 @@ const warnings = captureWarnings();
 
 // The logger's clock, advanced by the handler: `/wait/<ms>` takes that long.
 let now = 0;
-let restore: () => number;
+let restore: () => unknown;
 before(() => {
   const previous = setClock(() => now);
   restore = () => setClock(previous);
