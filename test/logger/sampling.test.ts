@@ -53,19 +53,20 @@ const statusHandler = (
 };
 
 describe('sample', () => {
-  it('keeps about the rate of 10,000 successes without trace ids', async () => {
-    const server = await loggedServer((stream) => logger(':url', { stream, sample: 0.2 }));
+  it('keeps about the rate of 4,000 successes without trace ids', async () => {
+    const server = await loggedServer((stream) => logger(':url', { stream, sample: 0.25 }));
     try {
       await many(
         server.origin,
-        Array.from({ length: 10_000 }, (_, i) => `/${i}`),
+        Array.from({ length: 4000 }, (_, i) => `/${i}`),
       );
       // Let the last lines out: the count is then final.
       await send(server, { path: '/status/500' });
       await new Promise((resolve) => setTimeout(resolve, 50));
       const kept = server.capture.lines.length - 1;
-      // 2,000 expected; the standard deviation is 40: within 5 of them.
-      assert.ok(kept > 1800 && kept < 2200, `kept ${kept} of 10,000`);
+      // 1,000 expected; the standard deviation is 27: within 5 of them (4,000 requests, not
+      // the 10,000 of issue 32, so that the test stays well inside its timeout on a busy CI).
+      assert.ok(kept > 860 && kept < 1140, `kept ${kept} of 4,000`);
     } finally {
       await server.close();
     }
@@ -216,7 +217,8 @@ describe('sample', () => {
     try {
       await send(server);
       await server.capture.waitFor(1);
-      assert.equal((records[0]?.attributes as Record<string, unknown>)['sampling.rate'], 1);
+      const attributes = records[0]?.attributes as Record<string, unknown> | undefined;
+      assert.equal(attributes?.['sampling.rate'], 1);
     } finally {
       await server.close();
     }

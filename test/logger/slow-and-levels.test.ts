@@ -80,7 +80,7 @@ describe('slow', () => {
 
   it('a slow failure keeps its error level in ecs', async () => {
     const server = await loggedServer((stream) => logger('ecs', { stream, slow: 100 }), {
-      handler: (req, res) => {
+      handler: (_req, res) => {
         now += 300;
         res.statusCode = 503;
         res.end();
@@ -109,7 +109,8 @@ describe('slow', () => {
       const [record] = records;
       assert.equal(record?.severityText, 'WARN');
       assert.equal(record?.severityNumber, 13);
-      assert.equal((record?.attributes as Record<string, unknown>).slow, true);
+      const attributes = record?.attributes as Record<string, unknown> | undefined;
+      assert.equal(attributes?.slow, true);
     } finally {
       await server.close();
     }
