@@ -65,6 +65,11 @@ declare namespace logger {
   export type TrustProxy = types.TrustProxy;
   export type TrustProxyAddress = types.TrustProxyAddress;
   export type TrustProxyName = types.TrustProxyName;
+  // The production controls (exclude, sample, level)
+  export type LogExclusions = types.LogExclusions;
+  export type LogLevel = types.LogLevel;
+  export type SampleOptions = types.SampleOptions;
+  export type StatusMatch = types.StatusMatch;
 
   // The names code written for `@types/morgan` uses, so that it compiles unchanged once its
   // import names httpware/logger. Each is the httpware type of the same role; where morgan's

@@ -45,6 +45,11 @@ export import Tokens = logger.Tokens;
 export import TrustProxy = logger.TrustProxy;
 export import TrustProxyAddress = logger.TrustProxyAddress;
 export import TrustProxyName = logger.TrustProxyName;
+// The production controls (exclude, sample, level)
+export import LogExclusions = logger.LogExclusions;
+export import LogLevel = logger.LogLevel;
+export import SampleOptions = logger.SampleOptions;
+export import StatusMatch = logger.StatusMatch;
 export import StreamOptions = logger.StreamOptions;
 export import Options = logger.Options;
 export import TokenIndexer = logger.TokenIndexer;

@@ -1151,4 +1151,32 @@ export const mutants = [
     `      const name = '"' + key + '"';`,
     ['test/hostile/body-fields'],
   ),
+  hostile(
+    'sample: a failure sampled out like a success',
+    WRITER,
+    '          slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;',
+    '          slow || status === undefined || failureOf(req) !== undefined;',
+    ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
+  ),
+  hostile(
+    'sample: traceId: false ignored',
+    'src/logger/core/controls.ts',
+    '    byTraceId: traceId !== false,',
+    '    byTraceId: true,',
+    ['test/hostile/sampling-and-exclusion'],
+  ),
+  hostile(
+    'exclude: a path with dot segments left out by its prefix',
+    'src/logger/core/controls.ts',
+    '      patterns.some((pattern) => pattern.test(path))) &&\n    !DOT_SEGMENT.test(path);',
+    '      patterns.some((pattern) => pattern.test(path)));',
+    ['test/hostile/sampling-and-exclusion'],
+  ),
+  hostile(
+    'exclude: a global RegExp kept with its lastIndex',
+    'src/logger/core/controls.ts',
+    "      patterns.push(new RegExp(item.source, item.flags.replace(/[gy]/g, '')));",
+    '      patterns.push(item);',
+    ['test/hostile/sampling-and-exclusion'],
+  ),
 ];

@@ -329,7 +329,7 @@ class FetchExchange {
     if (writer.needs.span || any) this.exchange.context = captureContext();
     // The line may run the application's code, which may read an AsyncLocalStorage: it is
     // made in the context the handler was called in, not the runtime's that reads the body.
-    const runsCode = any || writer.skip !== undefined;
+    const runsCode = any || writer.callbacks;
     this.scope = runsCode
       ? new AsyncResource('httpware.logger', { requireManualDestroy: true })
       : undefined;
@@ -498,6 +498,13 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
       ? undefined
       : resolveRequestIdOptions(idOption === true ? undefined : idOption);
 
+  /** `exclude`'s paths and methods: such a request goes to the handler untouched. */
+  const excluded = writer.excluded;
+  function excludedOnArrival(request: Request): boolean {
+    // `request.url` is absolute, its dot segments resolved by the URL parser.
+    return excluded?.(request.method, request.url) === true;
+  }
+
   function start(request: Request, args: HandlerArguments): FetchExchange {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids);
     if (writer.immediate) exchange.line();
@@ -511,6 +518,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
       // The handler gets exactly the arguments given (Workers' env and ctx, Deno's info, ...).
       // biome-ignore lint/complexity/noArguments: forwarded as they are, no array per request
       const args = arguments as unknown as [Request, ...unknown[]];
+      if (excludedOnArrival(request)) return handler.apply(this, args);
       const exchange = start(request, args);
       if (writer.immediate) return handler.apply(this, args);
       let result: unknown;
@@ -532,6 +540,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   }
 
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
+    if (excludedOnArrival(c.req.raw)) return next();
     const exchange = start(c.req.raw, [c.req.raw, c.env]);
     if (writer.immediate) return next();
     try {

@@ -20,6 +20,7 @@ import {
   watchHead,
 } from './core/timing.js';
 import { defineToken } from './core/token-registry.js';
+import { fullUrl } from './core/url-parts.js';
 import { fetchLogger } from './fetch.js';
 import { defineFormat } from './formats.js';
 import { jsonFormat } from './json/format.js';
@@ -112,13 +113,14 @@ function proxiedAddress(req: Request, proxy: ProxyResolver): string | undefined 
 }
 
 function logger(format: unknown, options?: unknown): LoggerMiddleware {
-  const { log, needs, callsApplication, immediate, skip, proxy, arrival } = lineWriter(
-    format,
-    options,
-    stdout,
-  );
+  const { log, needs, callsApplication, immediate, callbacks, proxy, excluded, arrival } =
+    lineWriter(format, options, stdout);
   countLogger();
-  return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
+  const middleware = function logger(
+    req: Request,
+    res: Response,
+    next: (err?: unknown) => void,
+  ): void {
     // The application's format function or tokens may call any token: everything is recorded.
     // A skip function is not handed the tokens, but may read the async context too.
     const any = callsApplication();
@@ -142,9 +144,15 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
       if (arrival !== undefined) arrival(exchange);
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
       if (needs.bytes) exchange.meter = meterBody(req, res);
-      whenDone(exchange, log, any || skip !== undefined);
+      whenDone(exchange, log, any || callbacks);
     }
     next();
+  };
+  if (excluded === undefined) return middleware;
+  // `exclude`'s paths and methods: such a request is passed on before anything is recorded.
+  return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
+    if (excluded(req.method, fullUrl(req))) next();
+    else middleware(req, res, next);
   };
 }
 

@@ -140,6 +140,10 @@ export interface Tokens {
   readonly 'error-message': BuiltinTokenFn;
   /** The bytes of the body sent: the announced length, or the bytes written; 0 without a body. */
   readonly 'res-body-bytes': BuiltinTokenFn;
+  /** `true` on the line of a slow request (option `slow`), else undefined. */
+  readonly slow: (req: LogRequest, res: LogResponse) => TokenValue;
+  /** The share of such requests kept, on a sampling logger's lines (option `sample`). */
+  readonly 'sample-rate': (req: LogRequest, res: LogResponse) => TokenValue;
   // biome-ignore lint/suspicious/noExplicitAny: custom tokens may be typed for any request type
   readonly [name: string]: TokenFn<any, any>;
 }
@@ -217,6 +221,29 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    * `forwarded`. Only one is ever read; needs `trustProxy`.
    */
   forwardedHeader?: 'x-forwarded-for' | 'forwarded' | null | undefined;
+  // Production controls (docs/logger.md, "Leaving out, sampling, slow requests and levels")
+  /**
+   * Requests left out by path, method or status, beside `skip`: paths and methods are checked
+   * on arrival (nothing is recorded for them), statuses when the response is done.
+   */
+  exclude?: LogExclusions | null | undefined;
+  /**
+   * Keeps this share (0 to 1) of the successful requests; every failure (a status of 400 or
+   * more, no response, an error recorded) and every slow request is kept. Decided from the
+   * trace id when the request has one, as OpenTelemetry's TraceIdRatioBased sampler does.
+   */
+  sample?: number | SampleOptions | null | undefined;
+  /**
+   * Milliseconds from arrival to the end of the response from which a request is slow: always
+   * logged (never sampled out), its level raised to `warn`, `:slow` and the `slow` field true.
+   */
+  slow?: number | null | undefined;
+  /**
+   * The level of each line (`level`/`log.level`, OpenTelemetry severity); `'silent'` writes
+   * nothing. Default: `error` for 5xx, `warn` for 4xx and requests without a response, else
+   * `info`.
+   */
+  level?: ((req: Req, res: Res) => LogLevel) | null | undefined;
   /**
    * Writes a line when the request arrives too, before the completion line, both with the
    * same request id (a request without `req.id` is given a new UUID). `true` for the default
@@ -240,6 +267,39 @@ export interface BodyFieldsOptions {
   maxBytes?: number | undefined;
   /** Containers written inside a named value, 0 to 16; default 3. */
   maxDepth?: number | undefined;
+}
+
+/** A line's level; `silent` writes no line and no record. */
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+/** A status code to leave out (`304`), a class (`'3xx'`) or an inclusive range (`[300, 399]`). */
+export type StatusMatch = number | `${1 | 2 | 3 | 4 | 5}xx` | readonly [from: number, to: number];
+
+/** The `exclude` option: what leaves a request out of the log. */
+export interface LogExclusions {
+  /**
+   * Paths, without the query, as sent: exact (`'/health'`), a prefix (`'/assets/*'`) or a
+   * RegExp. A path with a `.` or `..` segment is never left out by its path.
+   */
+  readonly paths?: readonly (string | RegExp)[] | undefined;
+  /** Methods (`'OPTIONS'`), in any case. */
+  readonly methods?: readonly string[] | undefined;
+  /** Statuses of the response. */
+  readonly statuses?: readonly StatusMatch[] | undefined;
+}
+
+/** The `sample` option's object form. */
+export interface SampleOptions {
+  /** The share of successful requests kept, from 0 to 1. */
+  readonly rate: number;
+  /** The lowest status always kept; default 400. */
+  readonly keepStatus?: number | undefined;
+  /**
+   * Decide from the request's trace id (the active span's, else `traceparent`'s) when it has
+   * one; default true. `false` ignores them: a client that sends its own `traceparent` can
+   * then not choose which of its successful requests are kept.
+   */
+  readonly traceId?: boolean | undefined;
 }
 
 /** The address ranges Express's `trust proxy` setting names. */

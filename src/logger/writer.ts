@@ -3,20 +3,35 @@
 // middleware (index.ts) and the fetch wrapper (fetch.ts) each fill an `Exchange` their own way
 // and hand it to `log`.
 
+import { failureOf } from '../failures.js';
 import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
+import {
+  type ArrivalExclusion,
+  type Controls,
+  clearLine,
+  keptByTraceId,
+  LEVELS,
+  raisedForSlow,
+  resolveControls,
+  SAMPLE_RATE,
+  setLine,
+  slowOfLine,
+} from './core/controls.js';
 import { verbatimMessages } from './core/failure.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
-import { type Exchange, enter, leave } from './core/timing.js';
+import { type Exchange, enter, leave, statusCodeOf } from './core/timing.js';
 import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
-import { HEAD_TOKENS } from './core/tokens.js';
+import { HEAD_TOKENS, traceId } from './core/tokens.js';
 import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
 import { arrivalEcs, arrivalJson } from './json/arrival.js';
+import { holdLine, lineDuration, releaseLine } from './json/builtins.js';
 import { formatForLogger, isJsonFormat, setKey } from './json/format.js';
+import { defaultLevelOf } from './json/presets.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
 import { compile, declareTokenNames, tokenNamesOf, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
@@ -34,10 +49,14 @@ export interface LineWriter {
   readonly callsApplication: () => boolean;
   readonly immediate: boolean;
   readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  /** Whether `skip` or `level` (application code, which may read the async context) is given. */
+  readonly callbacks: boolean;
   /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
   readonly proxy: ProxyResolver | undefined;
   /** Writes the arrival line of the `start` option; undefined when off. */
   readonly arrival: ((exchange: Exchange) => void) | undefined;
+  /** Whether a request is left out on arrival (`exclude`'s paths and methods); undefined when off. */
+  readonly excluded: ArrivalExclusion | undefined;
 }
 
 /** Options resolved once, when a logger is created. */
@@ -59,6 +78,8 @@ interface ResolvedOptions {
   readonly start: unknown;
   /** `body`: the request body fields of JSON lines and records; undefined when off. */
   readonly body: BodyFields | undefined;
+  /** `exclude`, `sample`, `slow` and `level`; undefined when none is given. */
+  readonly controls: Controls | undefined;
 }
 
 function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
@@ -98,6 +119,7 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
       proxy: undefined,
       start: undefined,
       body: undefined,
+      controls: undefined,
     };
   }
   if (typeof options !== 'object') {
@@ -150,6 +172,7 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
   return {
     // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
     immediate: Boolean(immediate),
+    controls: resolveControls(options as Record<string, unknown>, Boolean(immediate)),
     skip: skipGiven ? (skip as ResolvedOptions['skip']) : undefined,
     // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
     // With OpenTelemetry records and no stream, the records are the only output.
@@ -172,11 +195,15 @@ function needsOf(
   format: FormatFn<LogRequest, LogResponse>,
   otel: OtelOutput | undefined,
   arrival: FormatFn<LogRequest, LogResponse> | undefined,
+  controls: Controls | undefined,
 ): Needs {
   const names = [
     ...(tokenNamesOf(format) ?? []),
     ...(otel?.tokenNames ?? []),
     ...((arrival && tokenNamesOf(arrival)) ?? []),
+    // A slow request is told by its total time; sampling reads the trace id.
+    ...(controls?.slowMs === undefined ? [] : ['total-time']),
+    ...(controls?.byTraceId ? ['trace-id'] : []),
   ];
   const has = (name: string) => names.includes(name);
   const bytes = has('res-body-bytes') || tokenNamesOf(format) === undefined;
@@ -255,6 +282,7 @@ export function lineWriter(
     proxy,
     start,
     body,
+    controls,
   } = resolveOptions(options, defaultStream);
   // A JSON format is made for this logger's redaction lists and stream (objects for an
   // object-mode stream); format strings and functions get tokens that follow the same lists.
@@ -272,13 +300,18 @@ export function lineWriter(
   const makesLine = target !== undefined || !isJsonFormat(resolved);
   const tokens = tokensFor(redact);
   const arrivalFormat = arrivalFormatOf(start, resolved, redact, objectMode, target);
-  const needs = needsOf(formatLine, otel, arrivalFormat);
+  const needs = needsOf(formatLine, otel, arrivalFormat, controls);
+  const jsonLines = isJsonFormat(resolved);
   const callsApplication = applicationTokensWatcher(formatLine, arrivalFormat);
   if (target !== undefined) guardStreamErrors(target);
 
   const skipFailed = onceWarning(
     'HTTPWARE_LOGGER_SKIP',
     'logger: the skip function threw; the request is logged',
+  );
+  const levelFailed = onceWarning(
+    'HTTPWARE_LOGGER_LEVEL',
+    'logger: the level function threw or returned no level; the default level is used',
   );
   const formatFailed = onceWarning(
     'HTTPWARE_LOGGER_FORMAT',
@@ -298,7 +331,8 @@ export function lineWriter(
     // Tokens find the exchange through `current` while the line is made (see timing.ts).
     const previous = enter(exchange);
     try {
-      writeLine(exchange);
+      if (controls === undefined) writeLine(exchange);
+      else writeControlled(exchange);
     } finally {
       leave(previous);
     }
@@ -371,6 +405,82 @@ export function lineWriter(
   function writeLine(exchange: Exchange): void {
     const { req, res } = exchange;
     if (skipped(req, res)) return;
+    writeOut(exchange, undefined);
+  }
+
+  /** The level the `level` function gives, or undefined (the default) when it fails. */
+  function levelFor(req: Request, res: Response): string | undefined {
+    const level = (controls as Controls).level;
+    if (level === undefined) return undefined;
+    try {
+      const given = level(req, res);
+      if (typeof given === 'string' && LEVELS.has(given)) return given;
+      levelFailed(new TypeError(`not a level: ${String(given)}`));
+    } catch (err) {
+      levelFailed(err);
+    }
+    return undefined;
+  }
+
+  /** Whether a request kept by no other rule is in the sampled share. */
+  function sampledIn(req: Request, c: Controls): boolean {
+    const id = c.byTraceId ? traceId(req, undefined as unknown as Response) : undefined;
+    // Every logger (and service) reading this trace id keeps or drops it alike.
+    if (id !== undefined) return keptByTraceId(id, c.threshold);
+    return Math.random() < (c.rate as number);
+  }
+
+  /**
+   * The line of a logger with production controls: left out by status, by `skip`, by sampling
+   * or a `silent` level, in that order, before any token is computed; else written with its
+   * level, `slow` and `sampling.rate`.
+   */
+  function writeControlled(exchange: Exchange): void {
+    const c = controls as Controls;
+    const { req, res } = exchange;
+    const status = statusCodeOf(res);
+    if (c.excludedStatus !== undefined && status !== undefined && c.excludedStatus(status)) return;
+    if (skipped(req, res)) return;
+    holdLine();
+    try {
+      const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
+      const slow = ms !== undefined && ms >= (c.slowMs as number);
+      let rate: number | undefined;
+      if (c.rate !== undefined) {
+        // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
+        const kept =
+          slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
+        if (!kept && !sampledIn(req, c)) return;
+        rate = kept ? 1 : c.rate;
+      }
+      let level = levelFor(req, res);
+      if (level === 'silent') return;
+      if (slow) level = raisedForSlow(level ?? defaultLevelOf(res));
+      setLine(level, slow, rate);
+      writeOut(exchange, rate);
+    } finally {
+      clearLine();
+      releaseLine();
+    }
+  }
+
+  /** The controls' fields added to a JSON line (a string ending in `}`, or an object). */
+  function withControls(line: unknown, rate: number | undefined): unknown {
+    const slow = slowOfLine();
+    if (!jsonLines || (rate === undefined && slow === undefined)) return line;
+    if (typeof line === 'object' && line !== null) {
+      const fields = line as Record<string, unknown>;
+      if (rate !== undefined) fields[SAMPLE_RATE] = rate;
+      if (slow) fields.slow = true;
+      return line;
+    }
+    if (typeof line !== 'string' || !line.endsWith('}')) return line;
+    const tail = `${rate === undefined ? '' : `,"${SAMPLE_RATE}":${rate}`}${slow ? ',"slow":true' : ''}}`;
+    return line.length === 2 ? `{${tail.slice(1)}` : line.slice(0, -1) + tail;
+  }
+
+  function writeOut(exchange: Exchange, rate: number | undefined): void {
+    const { req, res } = exchange;
     otel?.startLine();
     let line: unknown;
     if (makesLine) {
@@ -381,13 +491,25 @@ export function lineWriter(
         return;
       }
       if (line === undefined || line === null) return;
+      if (controls !== undefined) line = withControls(line, rate);
       if (stream !== undefined) write(stream, line);
     }
     otel?.emit(exchange, tokens, line);
   }
 
   const arrival = arrivalFormat === undefined ? undefined : logArrival;
-  return { log, needs, callsApplication, immediate, skip, proxy, arrival };
+  const callbacks = skip !== undefined || controls?.level !== undefined;
+  return {
+    log,
+    needs,
+    callsApplication,
+    immediate,
+    skip,
+    callbacks,
+    proxy,
+    excluded: controls?.excluded,
+    arrival,
+  };
 }
 
 /**

@@ -105,6 +105,16 @@ types('fetchLogger', () => {
     fetchLogger('tiny', { start: ':request-id :method :url' });
     // @ts-expect-error the fetch door has no body option (the Web parsers keep no body)
     fetchLogger('json', { body: { fields: ['user.name'] } });
+    // The production controls, the level function over the fetch door's request and response.
+    fetchLogger('json', {
+      exclude: { paths: ['/health'], methods: ['OPTIONS'], statuses: ['3xx'] },
+      sample: { rate: 0.1 },
+      slow: 1000,
+      level: (req, res) =>
+        res.response === undefined ? 'error' : req.request.method === 'HEAD' ? 'silent' : 'info',
+    });
+    // @ts-expect-error a level function returns a level name
+    fetchLogger('json', { level: () => 42 });
     // @ts-expect-error the fetch door has no buffer option
     fetchLogger('tiny', { buffer: true });
     // @ts-expect-error remoteAddress returns the address as text

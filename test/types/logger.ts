@@ -12,13 +12,17 @@ import type {
   FormatFn,
   JsonFieldFn,
   JsonFields,
+  LogExclusions,
   Logger,
   LoggerMiddleware,
   LoggerOptions,
+  LogLevel,
   LogStream,
   RedactOptions,
   RequestIdMiddleware,
   RequestIdOptions,
+  SampleOptions,
+  StatusMatch,
   TokenFn,
   Tokens,
 } from '../../src/logger/types.js';
@@ -147,8 +151,48 @@ types('public types', () => {
     void options;
   });
 
+  types('exclude, sample, slow and level', () => {
+    logger('json', {
+      exclude: { paths: ['/health', '/assets/*', /^\/metrics/], methods: ['OPTIONS'] },
+    });
+    logger('json', { exclude: { statuses: [304, '3xx', [500, 599]] } });
+    logger('json', { sample: 0.1, slow: 500 });
+    logger('json', { sample: { rate: 0.1, keepStatus: 500, traceId: false } });
+    logger('json', {
+      level: (req, res) =>
+        res.statusCode >= 500 ? 'error' : req.method === 'OPTIONS' ? 'silent' : 'info',
+    });
+    // An Express request type flows into the level function.
+    express5().use(
+      logger<Request, Response>('ecs', {
+        level: (req) => (req.path === '/health' ? 'debug' : 'info'),
+      }),
+    );
+    const exclusions: LogExclusions = { paths: ['/health'] };
+    const sampling: SampleOptions = { rate: 0.5 };
+    const level: LogLevel = 'silent';
+    const range: StatusMatch = [400, 499];
+    void [exclusions, sampling, level, range];
+  });
+
   types('misuse is a type error', () => {
     const misuse = () => {
+      // @ts-expect-error exclude is an object of lists
+      logger('tiny', { exclude: ['/health'] });
+      // @ts-expect-error exclude has paths, methods and statuses
+      logger('tiny', { exclude: { path: ['/health'] } });
+      // @ts-expect-error a status class is 1xx to 5xx
+      logger('tiny', { exclude: { statuses: ['6xx'] } });
+      // @ts-expect-error sample is a rate or { rate }
+      logger('tiny', { sample: '10%' });
+      // @ts-expect-error sample's object form needs its rate
+      logger('tiny', { sample: { keepStatus: 500 } });
+      // @ts-expect-error slow is a number of milliseconds
+      logger('tiny', { slow: '1s' });
+      // @ts-expect-error level returns a level name
+      logger('tiny', { level: () => 'loud' });
+      // @ts-expect-error level is a function
+      logger('tiny', { level: 'warn' });
       // @ts-expect-error a format is a string or a function
       logger(42);
       // @ts-expect-error the format is required

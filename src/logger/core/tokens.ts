@@ -6,6 +6,7 @@ import { traceFlagsText } from './active-span.js';
 import { loggedUser } from './basic-auth.js';
 import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
+import { rateOfLine, slowOfLine } from './controls.js';
 import { errorMessage, errorType } from './failure.js';
 import { dateRenderer } from './local-date.js';
 import {
@@ -121,7 +122,7 @@ const requestIdToken: TokenFn<LogRequest, LogResponse> = function requestIdToken
 
 // The trace id is the active span's; without one, the incoming `traceparent`'s (its parent id
 // is the caller's span, never written as this request's).
-const traceId: Builtin = function traceId(req) {
+export const traceId: Builtin = function traceId(req) {
   return spanOf(req)?.traceId ?? traceIdOf(req.headers.traceparent);
 };
 
@@ -253,6 +254,15 @@ export function boundBuiltin(
   return (req, res) => fn(req, res, arg as string);
 }
 
+// What the `slow` and `sample` options say of the line being made (see controls.ts).
+const slowToken: TokenFn<LogRequest, LogResponse> = function slow() {
+  return slowOfLine();
+};
+
+const sampleRate: TokenFn<LogRequest, LogResponse> = function sampleRate() {
+  return rateOfLine();
+};
+
 /** Every built-in token by name. */
 export const builtinTokens: Readonly<Record<string, TokenFn<LogRequest, LogResponse>>> = {
   method,
@@ -274,6 +284,8 @@ export const builtinTokens: Readonly<Record<string, TokenFn<LogRequest, LogRespo
   'error-type': errorType,
   'error-message': errorMessage,
   'res-body-bytes': resBodyBytes,
+  slow: slowToken,
+  'sample-rate': sampleRate,
 };
 
 /** Tokens that read what `writeHead` recorded (the logger watches it only if needed). */
@@ -288,5 +300,7 @@ export const NOTHING_TO_ESCAPE: ReadonlySet<string> = new Set([
   'pid',
   'res-body-bytes',
   'response-time',
+  'sample-rate',
+  'slow',
   'total-time',
 ]);

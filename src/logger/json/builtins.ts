@@ -29,9 +29,26 @@ let lineSerial = 0;
 let durationSerial = -1;
 let durationValue: number | undefined;
 
+/** Whether a line was started by the logger itself (`holdLine`): its format starts no other. */
+let held = false;
+
 /** Called by a JSON format before it makes a line. */
 export function startLine(): void {
+  if (!held) lineSerial++;
+}
+
+/**
+ * Starts a line the logger reads before its format does (a slow request's duration): the
+ * format's `startLine` then keeps it, so the line's duration and time are the ones judged.
+ */
+export function holdLine(): void {
   lineSerial++;
+  held = true;
+}
+
+/** Ends what `holdLine` started. */
+export function releaseLine(): void {
+  held = false;
 }
 
 /**

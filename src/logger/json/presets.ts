@@ -9,13 +9,14 @@
 import { failureOf } from '../../failures.js';
 import { traceFlagsText } from '../core/active-span.js';
 import { bodyBytes } from '../core/body-bytes.js';
+import { controlledLevel } from '../core/controls.js';
 import { errorMessageOf, errorTypeOf } from '../core/failure.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
 import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
-import type { JsonFields, LogRequest, LogResponse, TokenFn } from '../types.js';
+import type { JsonFields, LogLevel, LogRequest, LogResponse, TokenFn } from '../types.js';
 import {
   builtinText,
   integerText,
@@ -34,13 +35,27 @@ const ECS_VERSION = '8.11.0';
  * The severity of a finished request: a 5xx is the server's failure, a 4xx the client's, and
  * a request that ended before any response was sent (the client went away) is worth a look.
  */
-function levelOf(res: LogResponse): 'info' | 'warn' | 'error' {
+export function defaultLevelOf(res: LogResponse): 'info' | 'warn' | 'error' {
   const status = statusCodeOf(res);
   if (status === undefined) return 'warn';
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
 }
 
-const LEVEL_TEXT = { info: '"info"', warn: '"warn"', error: '"error"' } as const;
+/** The line's level: the one the `level` and `slow` options gave it, else the default. */
+function levelOf(res: LogResponse): Level {
+  return (controlledLevel() as Level | undefined) ?? defaultLevelOf(res);
+}
+
+type Level = Exclude<LogLevel, 'silent'>;
+
+const LEVEL_TEXT: Readonly<Record<Level, string>> = {
+  trace: '"trace"',
+  debug: '"debug"',
+  info: '"info"',
+  warn: '"warn"',
+  error: '"error"',
+  fatal: '"fatal"',
+};
 
 const levelText: TextFn = (_req, res) => LEVEL_TEXT[levelOf(res)];
 
@@ -249,9 +264,12 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
   const { time, afterMessage, status: statusKey, duration: durationKey, durationText } = layout;
   const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}`;
   const levels = {
+    trace: levelAndKeys(LEVEL_TEXT.trace),
+    debug: levelAndKeys(LEVEL_TEXT.debug),
     info: levelAndKeys(LEVEL_TEXT.info),
     warn: levelAndKeys(LEVEL_TEXT.warn),
     error: levelAndKeys(LEVEL_TEXT.error),
+    fatal: levelAndKeys(LEVEL_TEXT.fatal),
   };
   const [method, path, query, address, agent, version, errorType, errorMessage] = [
     layout.method,

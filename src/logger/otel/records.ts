@@ -6,7 +6,8 @@
 //   attributes  the `json` format's fields under their names (OpenTelemetry's HTTP semantic
 //               conventions: `http.request.method`, `url.path`, `http.response.status_code`...),
 //               less those the record has as its own parts: time, level, msg and the ids
-//   severity    from the status, as the `json` format's level: 5xx ERROR, 4xx WARN, else INFO
+//   severity    from the status, as the `json` format's level: 5xx ERROR, 4xx WARN, else INFO;
+//               the `level` option's (and `slow`'s) when given
 //   timestamp   the line's time, at the end of the exchange (the `json` format's `time`): a
 //               record describes a finished request (the span has its start); the record and
 //               the line read one clock and one duration, so they agree to the millisecond
@@ -22,6 +23,7 @@
 // exporter's own failures (a refused or hanging collector) stay inside the SDK's processors.
 
 import { loadOptionalPeer } from '../../optional-peer.js';
+import { rateOfLine, SAMPLE_RATE, slowOfLine } from '../core/controls.js';
 import { escapeControls } from '../core/escape.js';
 import type { RedactPolicy } from '../core/redact.js';
 import type { Exchange } from '../core/timing.js';
@@ -57,9 +59,12 @@ const SCOPE = 'httpware';
 
 /** OpenTelemetry's severity numbers (log data model) for the `json` format's levels. */
 const SEVERITY = {
+  trace: { number: 1, text: 'TRACE' },
+  debug: { number: 5, text: 'DEBUG' },
   info: { number: 9, text: 'INFO' },
   warn: { number: 13, text: 'WARN' },
   error: { number: 17, text: 'ERROR' },
+  fatal: { number: 21, text: 'FATAL' },
 } as const;
 
 /** Fields of the `json` line that are parts of the record itself, not attributes. */
@@ -168,6 +173,10 @@ function recordsThrough(
         // The body fields (option `body`) as their JSON text: attribute values are flat.
         const body = bodyFields?.(exchange.req);
         if (body !== undefined) attributes[BODY_ATTRIBUTE] = body;
+        // What the `sample` and `slow` options say of the line, as on the `json` line.
+        const rate = rateOfLine();
+        if (rate !== undefined) attributes[SAMPLE_RATE] = rate;
+        if (slowOfLine()) attributes.slow = true;
         logger.emit({
           timestamp: lineTime(),
           severityNumber: severity.number,

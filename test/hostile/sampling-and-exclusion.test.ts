@@ -1,0 +1,101 @@
+// What a client controls of the production controls: the trace id it sends (`traceparent`)
+// and the path. A forged trace id may choose whether the client's own successful requests are
+// sampled in, never that a failure or a slow request is dropped, and `traceId: false` takes
+// even that away; a path with dot segments is never left out by an `exclude` prefix.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { logger } from '../../src/logger/index.js';
+import { send, sendRaw } from '../helpers/index.js';
+import { loggedServer } from '../helpers/logger.js';
+
+/** A trace id whose randomness is 0: dropped at any rate below 1. */
+const ALWAYS_OUT = '00-0123456789abcdef0000000000000000-0000000000000001-01';
+/** A trace id whose randomness is the highest: kept at any rate above 0. */
+const ALWAYS_IN = '00-0123456789abcdefffffffffffffffff-0000000000000001-01';
+
+describe('sampling under forged trace ids', () => {
+  it('a trace id chosen to be dropped does not drop a failure', async () => {
+    const server = await loggedServer((stream) => logger(':status', { stream, sample: 0.5 }), {
+      handler: (_req, res) => {
+        res.statusCode = 500;
+        res.end();
+      },
+    });
+    try {
+      await send(server, { headers: { traceparent: ALWAYS_OUT } });
+      assert.deepEqual(await server.capture.waitFor(1), ['500']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with traceId: false, a trace id chosen to be kept keeps no more than the rate', async () => {
+    const server = await loggedServer((stream) =>
+      logger(':url', { stream, sample: { rate: 0.1, traceId: false } }),
+    );
+    try {
+      for (let i = 0; i < 400; i++) {
+        await send(server, { path: `/${i}`, headers: { traceparent: ALWAYS_IN } });
+      }
+      await send(server, { path: '/last', headers: { traceparent: ALWAYS_IN } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // 40 expected (standard deviation 6); all 400 if the forged id decided.
+      const kept = server.capture.lines.length;
+      assert.ok(kept < 80, `kept ${kept} of 400`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a malformed traceparent is no trace id: such requests are sampled at random', async () => {
+    const server = await loggedServer((stream) => logger(':url', { stream, sample: 0.5 }));
+    try {
+      // Upper-case hex is no W3C trace id: read as one, this id would drop every request.
+      for (let i = 0; i < 40; i++) {
+        await send(server, { path: `/${i}`, headers: { traceparent: ALWAYS_OUT.toUpperCase() } });
+      }
+      await send(server, { path: '/last', headers: { traceparent: ALWAYS_IN } });
+      const lines = await server.capture.waitFor(2);
+      // About 20 of the 40; none at all has a chance of 2^-40.
+      assert.ok(lines.length > 1, `kept ${lines.length - 1} of 40`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('exclude under crafted paths', () => {
+  for (const path of [
+    '/assets/../admin',
+    '/assets/%2e%2e/admin',
+    '/assets/%2E./admin',
+    '/assets/./x',
+  ]) {
+    it(`a path with a dot segment is logged though its prefix is excluded: ${path}`, async () => {
+      const server = await loggedServer((stream) =>
+        logger(':url', { stream, exclude: { paths: ['/assets/*'] } }),
+      );
+      try {
+        // Sent raw: Node's own client resolves dot segments before sending.
+        await sendRaw(server, [`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]);
+        assert.deepEqual(await server.capture.waitFor(1), [path]);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('a RegExp with the g flag answers every request alike', async () => {
+    const server = await loggedServer((stream) =>
+      logger(':url', { stream, exclude: { paths: [/^\/health$/g] } }),
+    );
+    try {
+      // A stateful `lastIndex` would let every second /health through.
+      for (let i = 0; i < 4; i++) await send(server, { path: '/health' });
+      await send(server, { path: '/work' });
+      assert.deepEqual(await server.capture.waitFor(1), ['/work']);
+    } finally {
+      await server.close();
+    }
+  });
+});
