@@ -163,6 +163,33 @@ describe('option start and the other options', () => {
     }
   });
 
+  it('leaves out both lines of an excluded path, and only the completion line of a sampled-out success', async () => {
+    const server = await loggedServer(
+      (stream) =>
+        logger(':url :status', {
+          stream,
+          start: ':url came',
+          exclude: { paths: ['/health'] },
+          sample: 0,
+        }),
+      {
+        handler: (req, res) => {
+          res.statusCode = req.url === '/missing' ? 404 : 200;
+          res.end();
+        },
+      },
+    );
+    try {
+      await send(server, { path: '/health' });
+      await send(server, { path: '/ok' });
+      await send(server, { path: '/missing' });
+      const lines = await server.capture.waitFor(3);
+      assert.deepEqual(lines, ['/ok came', '/missing came', '/missing 404']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses start with immediate', () => {
     assert.throws(() => logger('tiny', { start: true, immediate: true }), {
       name: 'TypeError',
