@@ -11,12 +11,13 @@
 // - a client that leaves mid-body makes `read()` reject, or aborts `request.signal`;
 // - after an error the rest of the body is read off and dropped, within the same bounds as on
 //   Node (DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS), so a runtime that answers over the same
-//   connection can deliver the response; past them, or when the announced rest is larger,
-//   nothing more is read (memory stays bounded by the limit and the runtime's queue), and the
-//   reader is cancelled once the answer had DRAIN_LIMIT_MS to go out: cancelling a body made by
-//   Node's `Readable.toWeb` destroys the request, and node:http its socket.
+//   connection can deliver the response; past them, or at once when the announced rest is
+//   larger, the error is delivered, the rest still flows off for DRAIN_LIMIT_MS (a chunk at a
+//   time: memory stays bounded by the limit), and the reader is cancelled then. Cancelling a
+//   body made by Node's `Readable.toWeb` destroys the request, and node:http its socket: the
+//   answer must have gone out first (see discardRest).
 //
-// Cancelling is so never done in the tick of a `read()`. On Node 20
+// Cancelling is never done in the tick of a `read()` either. On Node 20
 // (and later, nodejs/node#64529), a body made by `Readable.toWeb` (srvx's and @hono/node-server's
 // adapters) resumes its Node stream in a `nextTick` when a read asks for more; cancelled before
 // that tick runs, the stream still emits the chunks it buffered, and the adapter's `enqueue` on
@@ -314,9 +315,9 @@ class WebBodyReader extends BodyReader<WebRequest> {
 
   /**
    * After an error: nothing to do for a body that ended, or whose client left (the reader is
-   * then let go). Otherwise the rest is read off and dropped, up to DRAIN_LIMIT_BYTES and
-   * DRAIN_LIMIT_MS, and cancelled past them; a rest announced larger than that is cancelled
-   * without being read. The error is delivered once that is settled.
+   * then let go). Otherwise the rest is read off and dropped; the error is delivered once the
+   * body ended, or at once when the rest is announced larger than DRAIN_LIMIT_BYTES, or once
+   * DRAIN_LIMIT_BYTES or DRAIN_LIMIT_MS are spent (see discardRest).
    */
   protected drain(callback: () => void): void {
     if (this.ended || this.body === null) {
@@ -325,68 +326,73 @@ class WebBodyReader extends BodyReader<WebRequest> {
     }
     const reader = this.lock();
     if (reader === null || this.gone) {
-      if (reader !== null) cancelAfterAnswer(reader);
+      if (reader !== null) cancelLater(reader);
       callback();
       return;
     }
     const declared = this.coding === null ? this.announced() : null;
-    if (declared !== null && declared - this.taken > DRAIN_LIMIT_BYTES) {
-      cancelAfterAnswer(reader);
-      callback();
-      return;
-    }
-    void discardRest(reader).then(callback);
+    const overBudget = declared !== null && declared - this.taken > DRAIN_LIMIT_BYTES;
+    discardRest(reader, overBudget, callback);
   }
 }
 
 /**
- * Reads off what is left of a body and drops it, within the drain bounds; past them the reading
- * stops and the reader is cancelled once the answer had time to go (see cancelAfterAnswer).
- * Resolves once it is over, never rejects.
+ * Reads off what is left of a body and drops it, a chunk at a time. `settled` is called once:
+ * when the body ends, or when the drain bounds (DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS) are spent,
+ * or at once when `overBudget`. Past that point the reading goes on for DRAIN_LIMIT_MS more,
+ * and the reader is cancelled then. Not sooner, for two reasons on Node, where a body made by
+ * `Readable.toWeb` (srvx, @hono/node-server) is the socket's: cancelling destroys the request
+ * and its socket, and the answer the application is about to send would be lost with it; and
+ * a socket closed after the answer with the rest of the body unread in the kernel is reset, not
+ * closed, which can drop the answer on its way too. Never in the tick of a read either (see
+ * the header comment).
  */
-function discardRest(reader: Reader): Promise<void> {
-  return new Promise((resolve) => {
-    let over = false;
-    let discarded = 0;
-    const finish = (): void => {
-      if (over) return;
-      over = true;
-      clearTimeout(timer);
-      resolve();
-    };
-    const giveUp = (): void => {
-      if (over) return;
-      finish();
-      cancelAfterAnswer(reader);
-    };
-    // A read still pending when time is up is left to settle on its own: one chunk at most.
-    const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);
-    const onRead = ({ done, value }: Awaited<ReturnType<Reader['read']>>): void => {
-      if (over) return;
-      if (done) {
-        finish();
-        return;
-      }
-      discarded += bytesOf(value)?.length ?? 0;
-      if (discarded > DRAIN_LIMIT_BYTES) giveUp();
-      else reader.read().then(onRead, finish);
-    };
-    // A rejected read is the client gone while the rest was read off: nothing more will come.
-    reader.read().then(onRead, finish);
-  });
+function discardRest(reader: Reader, overBudget: boolean, settled: () => void): void {
+  let isSettled = false;
+  let over = false;
+  let discarded = 0;
+  let cutoff: ReturnType<typeof setTimeout> | undefined;
+  const settle = (): void => {
+    if (isSettled) return;
+    isSettled = true;
+    clearTimeout(budget);
+    settled();
+  };
+  const stop = (): void => {
+    over = true;
+    clearTimeout(cutoff);
+    settle();
+  };
+  const spent = (): void => {
+    settle();
+    cutoff ??= setTimeout(giveUp, DRAIN_LIMIT_MS);
+  };
+  const giveUp = (): void => {
+    over = true;
+    cancel(reader);
+  };
+  const budget = setTimeout(spent, DRAIN_LIMIT_MS);
+  const onRead = ({ done, value }: Awaited<ReturnType<Reader['read']>>): void => {
+    if (over) return;
+    if (done) {
+      stop();
+      return;
+    }
+    discarded += bytesOf(value)?.length ?? 0;
+    if (discarded > DRAIN_LIMIT_BYTES) spent();
+    reader.read().then(onRead, stop);
+  };
+  if (overBudget) spent();
+  // A rejected read is the client gone while the rest was read off: nothing more will come.
+  reader.read().then(onRead, stop);
 }
 
 /**
- * Cancels a reader whose rest is not read, once the error's answer had DRAIN_LIMIT_MS to go out.
- * Never at once: a runtime may tie the connection to the body (Node's `Readable.toWeb` destroys
- * the request, and node:http its socket), and the answer the application is about to send would
- * be lost with it. Meanwhile nothing is read, so the body waits in the runtime's bounded queue
- * and the client is held back by TCP. Never in the tick of a read either (see the header
- * comment: Node's `Readable.toWeb` throws out of its stream otherwise).
+ * Cancels a reader once the current macrotask is over, never in the tick of a read (see the
+ * header comment: Node's `Readable.toWeb` throws out of its stream otherwise).
  */
-function cancelAfterAnswer(reader: Reader): void {
-  const timer = setTimeout(cancel, DRAIN_LIMIT_MS, reader);
-  (timer as { unref?: () => void }).unref?.();
+function cancelLater(reader: Reader): void {
+  setTimeout(cancel, 0, reader);
 }
 
 function cancel(reader: Reader): void {

@@ -12,7 +12,12 @@ const child = new URL('./children/web-adapters.ts', import.meta.url);
 const MB = 1024 * 1024;
 
 interface Report {
+  /** The status the client read (0: none). */
   status: number;
+  /** The client's connection was reset while it was still sending (see the child's send). */
+  reset: boolean;
+  /** The first response's status as node:http handed it to the OS in full (0: never). */
+  answered: number;
   next: number;
   rssGrowth: number;
   peakGrowth: number;
@@ -39,7 +44,11 @@ for (const adapter of ['srvx', 'hono']) {
 
     test('a chunked body past the limit is stopped (413), and what it sent after is not kept', async () => {
       const report = await run(adapter, 'chunked');
-      assert.equal(report.status, 413);
+      // The 413 is written in full before the connection goes. A client still sending when
+      // node:http closes may meet a reset and lose it in its own kernel (TCP, not the parser):
+      // only then may it have read nothing.
+      assert.equal(report.answered, 413);
+      if (!report.reset) assert.equal(report.status, 413);
       assert.equal(report.next, 200);
       assert.ok(report.heapGrowth < 16 * MB, `heap and external grew by ${report.heapGrowth}`);
     });

@@ -147,13 +147,12 @@ describe('read(request) on a Web Request', () => {
     assert.equal(err.type, 'entity.too.large');
   });
 
-  test('a Content-Length over the limit is refused before a byte is read, and the body cancelled once the answer had time to go', async () => {
+  test('a Content-Length over the limit is refused on it, and the body cancelled only once the answer had time to go', async () => {
     const { stream, state } = counted([new Uint8Array(1024)], 'hang');
     const request = post(stream, { ...JSON_TYPE, 'content-length': String(8 * 1024 * 1024) });
     const err = await rejection(json.read(request, { limit: '1mb' }));
     assert.equal(err.type, 'entity.too.large');
     assert.equal(err.length, 8 * 1024 * 1024);
-    assert.equal(state.pulled, 0);
     // Cancelled at once, a body from Node's Readable.toWeb would take the socket, and the 413
     // with it (see web-body.ts).
     await sleep(20);
@@ -171,12 +170,10 @@ describe('read(request) on a Web Request', () => {
     const err = await rejection(json.read(post(stream, JSON_TYPE), { limit: '10kb' }));
     assert.equal(err.type, 'entity.too.large');
     assert.equal(err.received, 11 * 1024);
-    // The rest is read off only up to the drain bound (1 MB), then no more, and cancelled later.
-    await sleep(50);
-    const pulled = state.pulled;
-    assert.ok(pulled < 1100, `pulled ${pulled} chunks`);
-    await sleep(DRAIN_LIMIT_MS + 50);
-    assert.equal(state.pulled, pulled);
+    // The error comes once the drain bound (1 MB) is read off; the rest flows off a second more,
+    // then the body is cancelled.
+    assert.equal(state.cancelled, false);
+    await sleep(DRAIN_LIMIT_MS + 100);
     assert.equal(state.cancelled, true);
   });
 

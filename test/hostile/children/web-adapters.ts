@@ -4,6 +4,7 @@
 // plain request. Reports one JSON line: what each request got, and the memory it cost. A crash
 // (Node 20's ERR_INVALID_STATE out of the adapter) ends the process before the report.
 // Usage: web-adapters.ts <srvx|hono> <scenario>
+import type http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { serve as honoServe } from '@hono/node-server';
@@ -30,30 +31,55 @@ const handler = async (request: Request): Promise<Response> => {
   }
 };
 
+/** The status of each response node:http handed to the OS in full ('finish'), in order. */
+const answered: number[] = [];
+
+function watch(server: http.Server): void {
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.on('finish', () => answered.push(res.statusCode));
+  });
+}
+
 async function listen(): Promise<number> {
   if (adapter === 'srvx') {
     const server = srvxServe({ port: 0, hostname: '127.0.0.1', fetch: handler, silent: true });
     await server.ready();
+    watch(server.node?.server as http.Server);
     return Number(new URL(server.url as string).port);
   }
   return new Promise((resolve) => {
-    honoServe({ fetch: handler, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
+    const server = honoServe({ fetch: handler, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve(info.port),
+    );
+    watch(server as http.Server);
   });
 }
 
 /**
- * Sends a head and body chunks as fast as the socket takes them; resolves with the status once
- * the server closes the connection (0: closed without an answer).
+ * Sends a head and body chunks as fast as the socket takes them; resolves once the server
+ * closes the connection with the status read (0: none), and whether the connection was reset.
+ * A server that answers and closes while this client is still sending may reset the
+ * connection (unread data in its kernel), and Node's socket then fails a write (EPIPE) and is
+ * destroyed, possibly before reading an answer that had arrived: `reset` says so.
  */
-function send(port: number, head: string, chunks: Iterable<Buffer>): Promise<number> {
+function send(
+  port: number,
+  head: string,
+  chunks: Iterable<Buffer>,
+): Promise<{ status: number; reset: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';
+    let reset = false;
     socket.on('data', (data) => {
       answer += data.toString('latin1');
     });
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      reset = err.code === 'EPIPE' || err.code === 'ECONNRESET';
+    });
+    socket.on('close', () =>
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), reset }),
+    );
     socket.write(head);
     const iterator = chunks[Symbol.iterator]();
     const more = (): void => {
@@ -103,20 +129,20 @@ const bomb = await gzipBomb();
 gc?.();
 const before = process.memoryUsage();
 const peakBefore = process.resourceUsage().maxRSS;
-let status: number;
+let result: { status: number; reset: boolean };
 if (scenario === 'bomb') {
   const head = `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${bomb.length}\r\nConnection: close\r\n\r\n`;
-  status = await send(port, head, [bomb]);
+  result = await send(port, head, [bomb]);
 } else if (scenario === 'announced') {
   // A Content-Length of 4 MB: over the limit, and more than is worth reading off, so the body
   // is refused unread and its stream cancelled.
   const length = 4 * 1024 * 1024;
   const head = `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
-  status = await send(port, head, [Buffer.alloc(length, 0x20)]);
+  result = await send(port, head, [Buffer.alloc(length, 0x20)]);
 } else {
   const head =
     'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n';
-  status = await send(port, head, chunked());
+  result = await send(port, head, chunked());
 }
 gc?.();
 const after = process.memoryUsage();
@@ -129,8 +155,10 @@ const next = await send(
 );
 process.stdout.write(
   `${JSON.stringify({
-    status,
-    next,
+    status: result.status,
+    reset: result.reset,
+    answered: answered[0] ?? 0,
+    next: next.status,
     rssGrowth: after.rss - before.rss,
     peakGrowth: (peakAfter - peakBefore) * 1024,
     heapGrowth: after.heapUsed - before.heapUsed + (after.external - before.external),
