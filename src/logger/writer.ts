@@ -454,8 +454,12 @@ export function lineWriter(
         rate = kept ? 1 : c.rate;
       }
       let level = levelFor(req, res);
-      if (level === 'silent') return;
-      if (slow) level = raisedForSlow(level ?? defaultLevelOf(res));
+      // A slow request is always logged: `silent` gives way to the raised level.
+      if (level === 'silent' && !slow) return;
+      if (slow)
+        level = raisedForSlow(
+          level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
+        );
       setLine(level, slow, rate);
       writeOut(exchange, rate);
     } finally {

@@ -214,6 +214,11 @@ describe('option body: creation errors', () => {
     assert.throws(() => logger('json', named(['user..name'])), TypeError);
   });
 
+  it('refuses a field it does not know (a misspelt cap would leave the default)', () => {
+    const misspelt = { body: { fields: ['a'], maxByte: 64 } } as unknown as LoggerOptions;
+    assert.throws(() => logger('json', misspelt), { name: 'TypeError', message: /"maxByte"/ });
+  });
+
   it('refuses an empty list of fields', () => {
     assert.throws(() => logger('json', named([])), TypeError);
   });

@@ -11,6 +11,8 @@ const refused: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]>
   ['exclude as an array', { exclude: ['/health'] }, /option exclude must be an object/],
   ['exclude with a misspelt field', { exclude: { path: ['/health'] } }, /no field "path"/],
   ['a path without its slash', { exclude: { paths: ['health'] } }, /exclude\.paths: "health"/],
+  ['a glob-looking path', { exclude: { paths: ['/assets/*.js'] } }, /no other "\*"/],
+  ['a star that is not after a slash', { exclude: { paths: ['/api*'] } }, /no other "\*"/],
   ['paths as a string', { exclude: { paths: '/health' } }, /exclude\.paths must be an array/],
   ['a method that is no token', { exclude: { methods: ['GET /'] } }, /exclude\.methods/],
   ['a status out of range', { exclude: { statuses: [99] } }, /exclude\.statuses/],

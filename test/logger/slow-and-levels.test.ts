@@ -185,6 +185,22 @@ describe('level', () => {
     }
   });
 
+  it('a slow request is logged at warn even when the level function says silent', async () => {
+    const server = await loggedServer(
+      (stream) => logger('json', { stream, slow: 100, level: () => 'silent' }),
+      { handler: waitingHandler },
+    );
+    try {
+      await send(server, { path: '/status/200' });
+      await send(server, { path: '/wait/200' });
+      const [line] = await server.capture.waitFor(1);
+      const fields = JSON.parse(`${line}`);
+      assert.deepEqual([fields.level, fields.slow, server.capture.lines.length], ['warn', true, 1]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('gives the OpenTelemetry severity', async () => {
     const { records, loggerProvider } = recordingProvider();
     const levels: LogLevel[] = ['debug', 'error', 'fatal'];

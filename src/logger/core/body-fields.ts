@@ -122,7 +122,14 @@ export function resolveBodyFields(option: unknown, policy: RedactPolicy): BodyFi
   if (typeof option !== 'object' || Array.isArray(option)) {
     throw new TypeError('option body must be an object: { fields, maxBytes, maxDepth }');
   }
-  const { fields, maxBytes, maxDepth } = option as Record<string, unknown>;
+  const { fields, maxBytes, maxDepth, ...unknown } = option as Record<string, unknown>;
+  // A misspelt cap (`maxByte`) would leave the default silently.
+  const stray = Object.keys(unknown)[0];
+  if (stray !== undefined) {
+    throw new TypeError(
+      `option body has no field ${JSON.stringify(stray)}: { fields, maxBytes, maxDepth }`,
+    );
+  }
   if (!Array.isArray(fields) || fields.length === 0 || fields.length > MAX_FIELDS) {
     throw new TypeError(`option body.fields must be an array of 1 to ${MAX_FIELDS} key paths`);
   }

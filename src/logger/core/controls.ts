@@ -62,12 +62,12 @@ function pathMatcher(given: unknown): (path: string) => boolean {
     if (item instanceof RegExp) {
       // Without `g` and `y`, whose `lastIndex` would make one request's answer depend on the last.
       patterns.push(new RegExp(item.source, item.flags.replace(/[gy]/g, '')));
-    } else if (typeof item === 'string' && item.startsWith('/')) {
+    } else if (typeof item === 'string' && item.startsWith('/') && starOnlyTrailing(item)) {
       if (item.endsWith('/*')) prefixes.push(item.slice(0, -1));
       else exact.add(item);
     } else {
       throw new TypeError(
-        `option exclude.paths: ${JSON.stringify(String(item))} is neither a path starting with "/" (a trailing "/*" for a prefix) nor a RegExp`,
+        `option exclude.paths: ${JSON.stringify(String(item))} is neither a path starting with "/" (a trailing "/*" for a prefix, no other "*") nor a RegExp`,
       );
     }
   }
@@ -296,4 +296,10 @@ export function slowOfLine(): true | undefined {
 /** The share of such requests kept, on a line of a sampling logger (`:sample-rate`). */
 export function rateOfLine(): number | undefined {
   return lineRate;
+}
+
+/** A `*` only as a trailing "/*" (a prefix): anywhere else it would read as a glob it is not. */
+function starOnlyTrailing(path: string): boolean {
+  const star = path.indexOf('*');
+  return star === -1 || (star === path.length - 1 && path.endsWith('/*'));
 }
