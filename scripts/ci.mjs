@@ -13,8 +13,10 @@
 //   then `next start`), on the Node that runs this script. It takes minutes, so `npm test`
 //   leaves it to CI.
 // Runtimes come from the npm registry through scripts/runtimes.mjs and are cached between runs.
-// Every job runs even when one fails; the run fails when any did, after a summary of all.
-import { spawnSync } from 'node:child_process';
+// Every job runs even when one fails; the run fails when any did, after a summary of all. The
+// summary repeats the lines that said what failed (the test runner's `✖` lines, a failing step),
+// so the tail of a long log is enough to know why.
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseRuntime, runtime } from './runtimes.mjs';
@@ -68,50 +70,80 @@ function buildOnce() {
   built = true;
 }
 
-function runJob(job) {
+/** A failing test, a failed file or warning summary (`✖ …`), or npm's own error lines. */
+const FAILURE_LINE = /^\s*✖ |^npm (?:ERR!|error) /;
+const MAX_FAILURE_LINES = 40;
+
+/**
+ * Runs a command with its output passed through as it comes, and resolves to its exit status
+ * and the lines of it that said what failed.
+ */
+function run(command, args, env) {
+  return new Promise((resolveRun) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['inherit', 'pipe', 'pipe'] });
+    const failures = [];
+    const watch = (from, to) => {
+      let tail = '';
+      from.on('data', (chunk) => {
+        to.write(chunk);
+        const lines = (tail + chunk.toString('utf8')).split('\n');
+        tail = lines.pop();
+        for (const line of lines) if (FAILURE_LINE.test(line)) failures.push(line.trim());
+      });
+    };
+    watch(child.stdout, process.stdout);
+    watch(child.stderr, process.stderr);
+    child.on('error', (err) => resolveRun({ status: 1, failures: [err.message] }));
+    child.on('close', (status) => resolveRun({ status, failures }));
+  });
+}
+
+async function runJob(job) {
   const [kind, major] = job === 'next' ? ['next'] : parseRuntime(job);
   const started = Date.now();
   if (kind !== 'node') buildOnce();
   if (kind !== 'next') console.log(`\n=== ${job}: fetching the runtime`);
   const executable = kind === 'next' ? process.execPath : runtime(kind, major);
+  const env = {
+    ...process.env,
+    // Node first on PATH: `npm test`'s scripts, the test runner and every `node` they spawn.
+    PATH: `${dirname(executable)}:${process.env.PATH}`,
+    npm_config_update_notifier: 'false',
+  };
   let ok = true;
+  const failures = [];
   for (const [command, args] of commandsOf(kind, executable)) {
-    console.log(`=== ${job}: ${command === 'npm' ? 'npm test' : args.join(' ')} (${executable})`);
-    const result = spawnSync(command, args, {
-      cwd: root,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        // Node first on PATH: `npm test`'s scripts, the test runner and every `node` they spawn.
-        PATH: `${dirname(executable)}:${process.env.PATH}`,
-        npm_config_update_notifier: 'false',
-      },
-    });
+    const step = command === 'npm' ? 'npm test' : args.join(' ');
+    console.log(`=== ${job}: ${step} (${executable})`);
+    const result = await run(command, args, env);
+    if (result.status !== 0) failures.push(`${step}: exit ${result.status}`, ...result.failures);
     ok &&= result.status === 0;
   }
-  return { job, ok, seconds: Math.round((Date.now() - started) / 1000) };
+  return { job, ok, failures, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
-function main() {
+async function main() {
   const asked = process.argv.slice(2);
   const jobs = asked.length > 0 ? asked : JOBS;
   const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   console.log(`CI: ${jobs.join(', ')} (engines.node ${engines.node})`);
-  const results = jobs.map((job) => {
+  const results = [];
+  for (const job of jobs) {
     try {
-      return runJob(job);
+      results.push(await runJob(job));
     } catch (err) {
       console.error(`=== ${job}: ${err.message}`);
-      return { job, ok: false, seconds: 0 };
+      results.push({ job, ok: false, failures: [err.message], seconds: 0 });
     }
-  });
+  }
   console.log('\n=== summary');
-  for (const { job, ok, seconds } of results) {
+  for (const { job, ok, failures, seconds } of results) {
     console.log(`${ok ? 'pass' : 'FAIL'}  ${job.padEnd(8)} ${seconds} s`);
+    for (const line of failures.slice(0, MAX_FAILURE_LINES)) console.log(`      ${line}`);
   }
   const failed = results.filter((result) => !result.ok).length;
   console.log(`ci: ${results.length - failed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) main();
+if (process.argv[1] === new URL(import.meta.url).pathname) await main();
