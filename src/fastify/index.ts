@@ -8,6 +8,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createError, isHttpwareError } from '../errors.js';
+import { recordFailure } from '../failures.js';
 import { logger } from '../logger/index.js';
 import type { FormatFn, LoggerOptions, PredefinedFormat } from '../logger/types.js';
 import { json } from '../parsers/json.js';
@@ -39,6 +40,17 @@ export interface FastifyInstanceLike {
     name: 'onRequest',
     hook: (request: FastifyRequestLike, reply: FastifyReplyLike, done: () => void) => void,
   ): unknown;
+  addHook(
+    name: 'onError',
+    hook: (
+      request: FastifyRequestLike,
+      reply: FastifyReplyLike,
+      error: Error,
+      done: () => void,
+    ) => void,
+  ): unknown;
+  decorate(name: symbol, value: unknown): unknown;
+  hasDecorator(name: symbol): boolean;
   addContentTypeParser(
     type: string,
     parser: (request: FastifyRequestLike, payload: unknown) => Promise<unknown>,
@@ -106,10 +118,20 @@ function loggerOptionsOf(options: Record<string, unknown>): LoggerOptions {
 }
 
 /**
+ * Marks a context that has the logger plugin. A decorator, because Fastify's decorators are
+ * what a child context inherits from its parents and `hasDecorator` looks up.
+ */
+const LOGGER_REGISTERED = Symbol.for('httpware.fastify.logger');
+
+/**
  * The logger plugin: one line per request, written by the Node logger from an `onRequest`
  * hook over `request.raw` and `reply.raw`, so it times the request from Fastify's first hook
- * and sees the response Fastify writes, errors and 404s included. Options are resolved at
- * registration: a bad one fails `register` (and `ready`) with its TypeError.
+ * and sees the response Fastify writes, errors and 404s included. An `onError` hook records
+ * the error Fastify answers (a route's throw, a hook's, a parser's) as the request's failure,
+ * for `error.type` and `error.message` (as httpware/koa does with a throw). Options are
+ * resolved at registration: a bad one fails `register` (and `ready`) with its TypeError, and
+ * so does a second registration where the plugin already serves (the same context or a
+ * parent): both would log every request, two lines each.
  */
 export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
   'httpware-logger',
@@ -117,6 +139,11 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
     const given = (options ?? {}) as Record<string, unknown>;
     let middleware: ReturnType<typeof logger>;
     try {
+      if (instance.hasDecorator(LOGGER_REGISTERED)) {
+        throw new Error(
+          'httpwareLogger is already registered in this context or a parent: each request would be logged twice',
+        );
+      }
       if (given.requestId !== undefined && typeof given.requestId !== 'boolean') {
         throw new TypeError('option requestId must be a boolean');
       }
@@ -135,6 +162,11 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
         middleware(request.raw, reply.raw, next),
       );
     }
+    instance.addHook('onError', (request, _reply, error, next) => {
+      recordFailure(request.raw, error);
+      next();
+    });
+    instance.decorate(LOGGER_REGISTERED, true);
     done();
   },
 );

@@ -123,6 +123,104 @@ describe('httpwareLogger', () => {
     assert.equal(line, 'GET /boom 418');
   });
 
+  for (const format of ['json', 'ecs'] as const) {
+    it(`records the error a route throws as the ${format} line's error fields`, async () => {
+      const [line] = await fastifyLines(
+        (app, stream) => {
+          app.register(httpwareLogger, { format, stream });
+          app.get('/boom', async () => {
+            throw new RangeError('quota spent');
+          });
+        },
+        [{ path: '/boom' }],
+      );
+      const entry = JSON.parse(line as string);
+      assert.equal(entry['http.response.status_code'], 500);
+      assert.equal(entry['error.type'], 'RangeError');
+      assert.equal(entry['error.message'], 'quota spent');
+    });
+  }
+
+  it('records the type of an error with a status in :error-type', async () => {
+    const [line] = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: ':status :error-type :error-message', stream });
+        app.get('/boom', async () => {
+          throw Object.assign(new Error('too many'), { statusCode: 429, type: 'quota.exceeded' });
+        });
+      },
+      [{ path: '/boom' }],
+    );
+    assert.equal(line, '429 quota.exceeded too many');
+  });
+
+  it('records the error even when setErrorHandler answers it, until recordError clears it', async () => {
+    const lines = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: ':status :error-type', stream });
+        app.setErrorHandler((err, request, reply) => {
+          if (request.url === '/cleared') logger.recordError(request.raw, undefined);
+          reply.code(200).send({ handled: (err as Error).message });
+        });
+        for (const path of ['/kept', '/cleared']) {
+          app.get(path, async () => {
+            throw new TypeError('bad');
+          });
+        }
+      },
+      [{ path: '/kept' }, { path: '/cleared' }],
+    );
+    assert.deepEqual(lines, ['200 TypeError', '200 -']);
+  });
+
+  it('records no error for a request that succeeded', async () => {
+    const [line] = await fastifyLines(
+      (app, stream) => {
+        app.register(httpwareLogger, { format: 'json', stream });
+        okRoute(app);
+      },
+      [{ path: '/path' }],
+    );
+    assert.equal('error.type' in JSON.parse(line as string), false);
+  });
+
+  it('registered twice in one context, fails the second registration', async () => {
+    await assert.rejects(
+      startFastify((app) => {
+        app.register(httpwareLogger, { format: 'tiny' });
+        app.register(httpwareLogger, { format: 'json' });
+      }),
+      /httpwareLogger is already registered/,
+    );
+  });
+
+  it('registered in a child of a context that has it, fails that registration', async () => {
+    await assert.rejects(
+      startFastify((app) => {
+        app.register(httpwareLogger, { format: 'tiny' });
+        app.register(async (child) => {
+          await child.register(httpwareLogger, { format: 'json' });
+        });
+      }),
+      /httpwareLogger is already registered/,
+    );
+  });
+
+  it('registered in two sibling contexts, writes one line per request in each', async () => {
+    const lines = await fastifyLines(
+      (app, stream) => {
+        for (const path of ['/a', '/b']) {
+          app.register(async (child) => {
+            await child.register(httpwareLogger, { format: `${path} :url`, stream });
+            okRoute(child, path);
+          });
+        }
+      },
+      [{ path: '/a' }, { path: '/b' }],
+    );
+    assert.deepEqual(lines, ['/a /a', '/b /b']);
+  });
+
   it('registered at the root, logs the 404 of an unknown route', async () => {
     const [line] = await fastifyLines(
       (app, stream) => app.register(httpwareLogger, { format: ':url :status', stream }),
