@@ -72,7 +72,8 @@ function koaParser<Options>(parser: NodeParser<Options>): KoaParser<Options> {
 }
 
 /**
- * A parser that gives up on the rest of a body (far over the limit, or sent for too long) marks
+ * A parser that gives up on the rest of a body (over 1 MiB of it still to come, or still
+ * coming 1 s after the error: src/parsers/pipeline.ts's DRAIN_LIMIT_BYTES and _MS) marks
  * the response `Connection: close`, the only way HTTP/1.1 has to stop it. Koa's error response
  * first removes every header set before it, and a removed Connection header also stops Node
  * from writing its own: the client would be told nothing, and the connection kept open to the

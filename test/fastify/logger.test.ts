@@ -159,7 +159,7 @@ describe('httpwareLogger', () => {
       (app, stream) => {
         app.register(httpwareLogger, { format: ':status :error-type', stream });
         app.setErrorHandler((err, request, reply) => {
-          if (request.url === '/cleared') logger.recordError(request.raw, undefined);
+          if (request.url === '/cleared') logger.recordError(request.raw, null);
           reply.code(200).send({ handled: (err as Error).message });
         });
         for (const path of ['/kept', '/cleared']) {

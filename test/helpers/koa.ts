@@ -15,8 +15,8 @@ export type KoaApp = Koa;
 export type KoaMiddleware = Koa.Middleware;
 
 /**
- * Serves a Koa app of `version` running `middleware` in order. The app is silent (Koa prints
- * errors it answers with a 5xx otherwise); `errors` collects what Koa's 'error' event saw.
+ * Serves a Koa app of `version` running `middleware` in order. The app is silent (Koa's default
+ * listener prints every error not exposed otherwise); `errors` collects what Koa's 'error' event saw.
  */
 export async function serveKoa(
   version: KoaVersion,

@@ -64,6 +64,29 @@ for (const version of koaVersions) {
       assert.equal(record['error.type'], 'quota.exceeded');
     });
 
+    test("gives malformed JSON's message without the body, which Koa's answer quotes", async () => {
+      const capture = captureLines();
+      const server = await serveKoa(version, [
+        koa.logger(':error-message', { stream: capture.stream }),
+        koa.json(),
+        async (ctx) => {
+          ctx.body = 'ok';
+        },
+      ]);
+      try {
+        const reply = await send(server, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: 'hunter2',
+        });
+        assert.equal(reply.status, 400);
+        assert.match(reply.text, /hunter2/);
+        assert.deepEqual(await capture.waitFor(1), ['invalid JSON']);
+      } finally {
+        await server.close();
+      }
+    });
+
     test("is Koa's 404 when nothing answers", async () => {
       const line = await lineFor(version, ':status', async () => {});
       assert.equal(line, '404');

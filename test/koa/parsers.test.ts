@@ -156,6 +156,18 @@ for (const version of koaVersions) {
       );
     });
 
+    test("a 4xx error is emitted as Koa's 'error' event too", async () => {
+      const reply = await exchange(version, [koa.json({ limit: 2 })], {
+        headers: JSON_TYPE,
+        body: '[1,2]',
+      });
+      assert.equal(reply.status, 413);
+      assert.deepEqual(
+        (reply.errors as Array<{ status?: unknown }>).map((err) => err.status),
+        [413],
+      );
+    });
+
     test('a 5xx error is answered with the status text only (not exposed)', async () => {
       const setEncoding: KoaMiddleware = async (ctx, next) => {
         ctx.req.setEncoding('utf8');
