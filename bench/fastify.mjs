@@ -15,19 +15,11 @@
 import { Writable } from 'node:stream';
 import autocannon from 'autocannon';
 import Fastify, { LogController } from 'fastify';
-import { loadHttpware, snapshotHttpware } from './lib/httpware.mjs';
-import { median } from './lib/stats.mjs';
+import { numberOption } from './lib/cli.mjs';
+import { httpwareUnderMeasure, medianRates, printRates, SECONDS } from './lib/loopback.mjs';
 
-const option = (name, fallback) => {
-  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  return given === undefined ? fallback : Number(given.slice(name.length + 3));
-};
-const ROUNDS = option('rounds', 3);
-const SECONDS = option('seconds', 3);
-const CONNECTIONS = option('connections', 10);
-
-if (!process.env.HTTPWARE_BENCH_ENTRY) await snapshotHttpware();
-const { fastify: plugins } = await loadHttpware();
+const CONNECTIONS = numberOption('connections', 10);
+const { fastify: plugins } = await httpwareUnderMeasure();
 const sink = () =>
   new Writable({
     write(_chunk, _encoding, callback) {
@@ -70,22 +62,8 @@ async function load(app) {
 
 const apps = {};
 for (const [name, make] of Object.entries(variants)) apps[name] = await start(make);
-const figures = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  for (const name of Object.keys(variants)) {
-    figures[name].push(await load(apps[name]));
-    process.stderr.write(`round ${round + 1}: ${name} ${figures[name].at(-1)} req/s\n`);
-  }
-}
+const rates = await medianRates(Object.keys(variants), (name) => load(apps[name]));
 for (const app of Object.values(apps)) await app.close();
-
-const floor = median(figures.none);
-const summary = {};
-console.log('| variant | req/s (median) | of no logging |');
-console.log('| --- | ---: | ---: |');
-for (const name of Object.keys(variants)) {
-  const rate = median(figures[name]);
-  summary[name] = { rate, ratio: rate / floor };
-  console.log(`| ${name} | ${Math.round(rate)} | ${(rate / floor).toFixed(3)} |`);
-}
-console.log(JSON.stringify({ fastify: summary }));
+printRates('fastify', `Fastify ${apps.none.version}, GET / with a small JSON body`, rates, [
+  'none',
+]);

@@ -8,25 +8,16 @@
 // (the floor); koa-logger + @koa/bodyparser; httpware/koa's logger ('dev', the kind of line
 // koa-logger writes, and 'combined') + its json parser. Every logger writes to a discarding
 // sink: koa-logger through its `transporter`, httpware through `stream`. Variants take turns
-// in each round; a figure is the median of the rounds' requests per second. Tables on
-// stdout; the last line is a JSON summary.
+// in each round (lib/loopback.mjs); a figure is the median of the rounds' requests per second.
+// Tables on stdout; the last line is a JSON summary.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import koaLogger from 'koa-logger';
-import { loadHttpware, snapshotHttpware } from './lib/httpware.mjs';
-import { median } from './lib/stats.mjs';
+import { httpwareUnderMeasure, medianRates, printRates, SECONDS } from './lib/loopback.mjs';
 
-const option = (name, fallback) => {
-  const given = process.argv.find((arg) => arg.startsWith(`--${name}=`));
-  return given === undefined ? fallback : Number(given.slice(name.length + 3));
-};
-const ROUNDS = option('rounds', 3);
-const SECONDS = option('seconds', 3);
-
-await snapshotHttpware();
-const { koa } = await loadHttpware();
+const { koa } = await httpwareUnderMeasure();
 
 const sink = { write: () => true };
 const answer = async (ctx) => {
@@ -101,29 +92,6 @@ async function measure(name) {
   }
 }
 
-const names = Object.keys(variants);
-const rates = Object.fromEntries(names.map((name) => [name, []]));
-for (const name of names) await measure(name); // warm-up, not counted
-for (let round = 0; round < ROUNDS; round++) {
-  for (const name of round % 2 ? [...names].reverse() : names) {
-    rates[name].push(await measure(name));
-    process.stderr.write('.');
-  }
-}
-process.stderr.write('\n');
+const rates = await medianRates(Object.keys(variants), measure, { warmUp: true });
 loader.disconnect();
-
-const floor = median(rates['koa alone']);
-const incumbent = median(rates['koa-logger + @koa/bodyparser']);
-console.log(`Koa 3, 1 KB JSON POSTs, ${ROUNDS} rounds of ${SECONDS} s, node ${process.version}`);
-console.log('| variant | req/s | vs koa alone | vs koa-logger + @koa/bodyparser |');
-console.log('| --- | ---: | ---: | ---: |');
-const summary = {};
-for (const name of names) {
-  const rate = median(rates[name]);
-  summary[name] = Math.round(rate);
-  console.log(
-    `| ${name} | ${Math.round(rate)} | ${(rate / floor).toFixed(2)} | ${(rate / incumbent).toFixed(2)} |`,
-  );
-}
-console.log(JSON.stringify(summary));
+printRates('koa', 'Koa 3, 1 KB JSON POSTs', rates, ['koa alone', 'koa-logger + @koa/bodyparser']);

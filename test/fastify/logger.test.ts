@@ -1,57 +1,20 @@
 // httpwareLogger on Fastify 5: each format's line is the Node logger's line for the same
 // exchange, one line per request, scoped to the context it is registered in.
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { logger } from '../../src/logger/index.js';
 import { startFastify } from '../helpers/fastify.js';
 import { captureLines, type SendOptions, send } from '../helpers/index.js';
-import { fixTime, loggedServer } from '../helpers/logger.js';
+import {
+  exactLinesEachTest,
+  nodeLineForOk,
+  fullRequest as request,
+  withoutPorts,
+} from '../helpers/logger.js';
 
-let undo: () => void = () => {};
-let savedNoColor: string | undefined;
-beforeEach(() => {
-  undo = fixTime(1.5);
-  savedNoColor = process.env.NO_COLOR;
-  delete process.env.NO_COLOR;
-});
-afterEach(() => {
-  undo();
-  if (savedNoColor !== undefined) process.env.NO_COLOR = savedNoColor;
-});
-
-const request: SendOptions = {
-  path: '/path?q=1',
-  auth: 'tobi:ferret',
-  headers: { referer: 'http://example.com/', 'user-agent': 'test-agent/1.0' },
-};
-
-/** What Fastify sends for `return 'ok'`, sent by hand on node:http. */
-function okAsFastify(_req: unknown, res: ServerResponse): void {
-  res.setHeader('content-type', 'text/plain; charset=utf-8');
-  res.setHeader('content-length', '2');
-  res.end('ok');
-}
-
-/** The ports of the two servers and their clients differ; everything else must not. */
-function withoutPorts(line: string): string {
-  return line.replace(/("(?:client|server|source|destination)\.port":)\d+/g, '$1 0');
-}
-
-/** The line the Node logger writes for `request` answered as Fastify answers it. */
-async function nodeLine(format: string): Promise<string> {
-  const server = await loggedServer((stream) => logger(format, { stream }), {
-    handler: okAsFastify,
-  });
-  try {
-    await send(server, request);
-    return (await server.capture.waitFor(1))[0] as string;
-  } finally {
-    await server.close();
-  }
-}
+exactLinesEachTest();
 
 /** The lines httpwareLogger writes for `requests` to an app built by `build`. */
 async function fastifyLines(
@@ -74,7 +37,7 @@ const okRoute = (app: FastifyInstance, path = '/path') => app.get(path, async ()
 describe("each predefined format's line on Fastify is the Node logger's", () => {
   for (const format of ['combined', 'common', 'dev', 'short', 'tiny', 'json', 'ecs']) {
     it(`"${format}"`, async () => {
-      const expected = await nodeLine(format);
+      const expected = await nodeLineForOk(format);
       const [line] = await fastifyLines(
         (app, stream) => {
           app.register(httpwareLogger, { format, stream });
@@ -96,7 +59,7 @@ describe('httpwareLogger', () => {
       },
       [request],
     );
-    assert.equal(line, await nodeLine('combined'));
+    assert.equal(line, await nodeLineForOk('combined'));
   });
 
   it('writes one line per request', async () => {

@@ -3,9 +3,10 @@
 // the test process (crashes, runtime flags, environment read at startup).
 import { execFile } from 'node:child_process';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { mock } from 'node:test';
+import { afterEach, beforeEach, mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setClock } from '../../src/logger/core/timing.js';
+import { logger } from '../../src/logger/index.js';
 import { type SendOptions, send } from './client.js';
 import { captureLines, type LineCapture } from './lines.js';
 import {
@@ -94,6 +95,61 @@ export function fixTime(stepMs = 1.5): () => void {
     setClock(previous);
     mock.timers.reset();
   };
+}
+
+/**
+ * For a file of exact lines: around each of its tests, a frozen clock (`fixTime(stepMs)`) and
+ * NO_COLOR unset, so `dev` colours whatever the environment says; both restored after. Call it
+ * once, at the top of the file.
+ */
+export function exactLinesEachTest(stepMs = 1.5): void {
+  let undo: () => void = () => {};
+  let savedNoColor: string | undefined;
+  beforeEach(() => {
+    undo = fixTime(stepMs);
+    savedNoColor = process.env.NO_COLOR;
+    delete process.env.NO_COLOR;
+  });
+  afterEach(() => {
+    undo();
+    if (savedNoColor === undefined) delete process.env.NO_COLOR;
+    else process.env.NO_COLOR = savedNoColor;
+  });
+}
+
+/**
+ * A request that gives every predefined format something to write: a query, Basic
+ * credentials (`:remote-user`), a referrer and a user agent.
+ */
+export const fullRequest: SendOptions = {
+  path: '/path?q=1',
+  auth: 'tobi:ferret',
+  headers: { referer: 'http://example.com/', 'user-agent': 'test-agent/1.0' },
+};
+
+/** What Koa and Fastify send for a body of `'ok'`, sent by hand on node:http. */
+const okTextHandler: Handler = (_req, res) => {
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.setHeader('content-length', '2');
+  res.end('ok');
+};
+
+/**
+ * The line the Node logger writes with `format` for `fullRequest` answered as Koa and Fastify
+ * answer `'ok'`: what their integrations, the Node logger run over their requests, must write.
+ */
+export function nodeLineForOk(format: string): Promise<string> {
+  return firstLine((stream) => logger(format, { stream }), fullRequest, {
+    handler: okTextHandler,
+  });
+}
+
+/**
+ * A line with the ports of the json and ecs fields set to 0: two servers compared line for
+ * line listen on different ports, and their clients come from different ones.
+ */
+export function withoutPorts(line: string): string {
+  return line.replace(/("(?:client|server|source|destination)\.port":)\d+/g, '$1 0');
 }
 
 /** Replaces every timing number before " ms" (response-time) with "<t>". */

@@ -1,22 +1,11 @@
 // The dev format colours :status by class, and prints plain when NO_COLOR is non-empty.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
 import { send } from '../helpers/index.js';
-import { fixTime, loggedServer, runFixture } from '../helpers/logger.js';
+import { exactLinesEachTest, loggedServer, runFixture } from '../helpers/logger.js';
 
-let undo: () => void = () => {};
-let savedNoColor: string | undefined;
-beforeEach(() => {
-  undo = fixTime(1.5);
-  savedNoColor = process.env.NO_COLOR;
-  delete process.env.NO_COLOR;
-});
-afterEach(() => {
-  undo();
-  if (savedNoColor === undefined) delete process.env.NO_COLOR;
-  else process.env.NO_COLOR = savedNoColor;
-});
+exactLinesEachTest();
 
 async function devLine(status: number): Promise<string> {
   const server = await loggedServer((stream) => logger('dev', { stream }), {

@@ -1,27 +1,11 @@
 // Each predefined format's exact line, on a frozen clock, in every framework.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
-import { frameworks, type SendOptions, send } from '../helpers/index.js';
-import { fixTime, loggedServer } from '../helpers/logger.js';
+import { frameworks, send } from '../helpers/index.js';
+import { exactLinesEachTest, loggedServer, fullRequest as request } from '../helpers/logger.js';
 
-let undo: () => void = () => {};
-let savedNoColor: string | undefined;
-beforeEach(() => {
-  undo = fixTime(1.5);
-  savedNoColor = process.env.NO_COLOR;
-  delete process.env.NO_COLOR;
-});
-afterEach(() => {
-  undo();
-  if (savedNoColor !== undefined) process.env.NO_COLOR = savedNoColor;
-});
-
-const request: SendOptions = {
-  path: '/path?q=1',
-  auth: 'tobi:ferret',
-  headers: { referer: 'http://example.com/', 'user-agent': 'test-agent/1.0' },
-};
+exactLinesEachTest();
 
 const expected = {
   combined:
