@@ -16,6 +16,9 @@ const app = Fastify({ disableRequestLogging: true });
 app.register(httpwareLogger, { format: 'combined', requestId: true, redact: true });
 app.register(httpwareLogger, { format: 'json', stream: { write: (line: string) => void line } });
 app.register(httpwareParsers, { json: { limit: '1mb', strict: true }, urlencoded: false, raw: true });
+const h2 = Fastify({ http2: true });
+h2.register(httpwareLogger, { format: 'json' });
+h2.register(httpwareParsers, { raw: true });
 // @ts-expect-error: not a logger option
 app.register(httpwareLogger, { fromat: 'tiny' });
 // @ts-expect-error: requestId is a boolean

@@ -4,7 +4,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { TestServer } from './server.js';
+import { isHttp2, type TestServer } from './server.js';
 
 export interface Reply {
   readonly status: number;
@@ -43,7 +43,7 @@ export type Target = Pick<TestServer, 'origin' | 'transport'>;
  * the test sets its own length or transfer-encoding header.
  */
 export function send(server: Target, options: SendOptions = {}): Promise<Reply> {
-  const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
+  const h2Server = isHttp2(server.transport);
   if ((options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2') return sendH2(server, options);
   const url = new URL(options.path ?? '/', server.origin);
   const client = url.protocol === 'https:' ? https : http;
@@ -292,7 +292,7 @@ interface PartialClient {
  * server unless told `protocol: 'http1'`, like `send`.
  */
 export function sendPartial(server: TestServer, options: PartialOptions): Promise<PartialReply> {
-  const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
+  const h2Server = isHttp2(server.transport);
   const h2 = (options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2';
   return new Promise((resolve) => {
     let status = 0;
@@ -423,7 +423,7 @@ export interface AbandonOptions {
  * Resolves once it has gone; what the server made of it is for the test to await.
  */
 export function abandon(server: TestServer, options: AbandonOptions): Promise<void> {
-  const h2Server = server.transport === 'h2' || server.transport === 'h2-http1';
+  const h2Server = isHttp2(server.transport);
   const h2 = (options.protocol ?? (h2Server ? 'h2' : 'http1')) === 'h2';
   const sent = options.sent ?? '{"a":';
   const headers = {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setClock } from '../../src/logger/core/timing.js';
 import { logger } from '../../src/logger/index.js';
-import { type SendOptions, send } from './client.js';
+import { type SendOptions, send, type Target } from './client.js';
 import { captureLines, type LineCapture } from './lines.js';
 import {
   type Framework,
@@ -150,6 +150,24 @@ export function nodeLineForOk(format: string): Promise<string> {
  */
 export function withoutPorts(line: string): string {
   return line.replace(/("(?:client|server|source|destination)\.port":)\d+/g, '$1 0');
+}
+
+/** The JSON body `postThenGet` sends, and what a server echoing it parsed answers. */
+export const ITEM = { sku: 'a-1', quantity: 2 } as const;
+
+/**
+ * POSTs ITEM as JSON to /items, then GETs /after: a logger that wrote the first request's line
+ * once has the second's next. Gives the answer to the POST, parsed.
+ */
+export async function postThenGet(server: Target): Promise<unknown> {
+  const reply = await send(server, {
+    method: 'POST',
+    path: '/items',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ITEM),
+  });
+  await send(server, { path: '/after' });
+  return JSON.parse(reply.text);
 }
 
 /** Replaces every timing number before " ms" (response-time) with "<t>". */

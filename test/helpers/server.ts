@@ -28,11 +28,21 @@ export const frameworks: readonly Framework[] = ['http', 'express4', 'express5',
  * - `https`: node:https, HTTP/1.1 over TLS;
  * - `h2`: node:http2's compatibility API over TLS (`createSecureServer`), HTTP/2 only;
  * - `h2-http1`: the same with `allowHTTP1`, so one server answers HTTP/2 and HTTP/1.1 clients
- *   (`send` speaks HTTP/2 to it unless told `protocol: 'http1'`).
+ *   (`send` speaks HTTP/2 to it unless told `protocol: 'http1'`);
+ * - `h2c`: node:http2's compatibility API in the clear (`createServer`), HTTP/2 only, as Koa
+ *   and Fastify users serve it (`app.callback()`, `fastify({ http2: true })`).
  */
-export type Transport = 'http' | 'https' | 'h2' | 'h2-http1';
+export type Transport = 'http' | 'https' | 'h2' | 'h2-http1' | 'h2c';
 
-/** Every transport the middleware must work over; protocol tests loop over this list. */
+/** Whether a server of `transport` speaks HTTP/2 (to which `send` speaks HTTP/2 by default). */
+export function isHttp2(transport: Transport): boolean {
+  return transport === 'h2' || transport === 'h2-http1' || transport === 'h2c';
+}
+
+/**
+ * Every transport the middleware must work over; protocol tests loop over this list (`h2c`
+ * is `h2` without TLS: the same compatibility API, served to the frameworks that ask for it).
+ */
 export const transports: readonly Transport[] = ['http', 'https', 'h2', 'h2-http1'];
 
 /**
@@ -41,7 +51,7 @@ export const transports: readonly Transport[] = ['http', 'https', 'h2', 'h2-http
  * accessors), so HTTP/2 runs in node:http and Connect.
  */
 export function frameworksOver(transport: Transport): readonly Framework[] {
-  return transport === 'h2' || transport === 'h2-http1' ? ['http', 'connect'] : frameworks;
+  return isHttp2(transport) ? ['http', 'connect'] : frameworks;
 }
 
 /** What the server saw for one request: the error passed to `next`, or the handler ran. */
@@ -70,7 +80,7 @@ export interface ServerOptions {
 }
 
 /** node:http's, node:https's or node:http2's server: what tests reach through `server`. */
-export type AnyServer = http.Server | https.Server | http2.Http2SecureServer;
+export type AnyServer = http.Server | https.Server | http2.Http2SecureServer | http2.Http2Server;
 
 export interface TestServer {
   readonly server: AnyServer;
@@ -264,6 +274,13 @@ function createAnyServer(listener: http.RequestListener, transport: Transport): 
       return http.createServer(listener);
     case 'https':
       return https.createServer(tlsCredentials(), listener);
+    case 'h2c':
+      return http2.createServer(
+        listener as unknown as (
+          req: http2.Http2ServerRequest,
+          res: http2.Http2ServerResponse,
+        ) => void,
+      );
     default:
       // The compatibility API hands the listener Http2ServerRequest/Response, which stand in
       // for IncomingMessage/ServerResponse: that is what it is for.
@@ -300,7 +317,7 @@ export async function serve(
   return {
     server,
     port,
-    origin: `${transport === 'http' ? 'http' : 'https'}://127.0.0.1:${port}`,
+    origin: `${transport === 'http' || transport === 'h2c' ? 'http' : 'https'}://127.0.0.1:${port}`,
     transport,
     nextOutcome,
     close: () =>
