@@ -49,6 +49,7 @@ export interface FastifyInstanceLike {
       done: () => void,
     ) => void,
   ): unknown;
+  addHook(name: 'onReady', hook: (done: (err?: Error) => void) => void): unknown;
   decorate(name: symbol, value: unknown): unknown;
   hasDecorator(name: symbol): boolean;
   addContentTypeParser(
@@ -123,15 +124,30 @@ function loggerOptionsOf(options: Record<string, unknown>): LoggerOptions {
  */
 const LOGGER_REGISTERED = Symbol.for('httpware.fastify.logger');
 
+const TWICE =
+  'httpwareLogger is already registered in this context or a parent: each request would be logged twice';
+
+/**
+ * Whether a parent of `instance` has the plugin. A child context is made with
+ * `Object.create(parent)` (Fastify's encapsulation), so the parent's decorators are on its
+ * prototype, including one decorated after the child was made: a parent that registers the
+ * plugin after a child did still runs its hooks for the child's routes.
+ */
+function parentHasLogger(instance: FastifyInstanceLike): boolean {
+  const parent: unknown = Object.getPrototypeOf(instance);
+  return typeof parent === 'object' && parent !== null && LOGGER_REGISTERED in parent;
+}
+
 /**
  * The logger plugin: one line per request, written by the Node logger from an `onRequest`
  * hook over `request.raw` and `reply.raw`, so it times the request from Fastify's first hook
  * and sees the response Fastify writes, errors and 404s included. An `onError` hook records
  * the error Fastify answers (a route's throw, a hook's, a parser's) as the request's failure,
  * for `error.type` and `error.message` (as httpware/koa does with a throw). Options are
- * resolved at registration: a bad one fails `register` (and `ready`) with its TypeError, and
- * so does a second registration where the plugin already serves (the same context or a
- * parent): both would log every request, two lines each.
+ * resolved at registration: a bad one fails `register` (and `ready`) with its TypeError. A
+ * registration where the plugin already serves (the same context or a parent) fails too, at
+ * `register`, or at `ready` when the parent's came after the child's: both would log every
+ * request of the child, two lines each.
  */
 export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
   'httpware-logger',
@@ -139,11 +155,7 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
     const given = (options ?? {}) as Record<string, unknown>;
     let middleware: ReturnType<typeof logger>;
     try {
-      if (instance.hasDecorator(LOGGER_REGISTERED)) {
-        throw new Error(
-          'httpwareLogger is already registered in this context or a parent: each request would be logged twice',
-        );
-      }
+      if (instance.hasDecorator(LOGGER_REGISTERED)) throw new Error(TWICE);
       if (given.requestId !== undefined && typeof given.requestId !== 'boolean') {
         throw new TypeError('option requestId must be a boolean');
       }
@@ -167,6 +179,10 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
       next();
     });
     instance.decorate(LOGGER_REGISTERED, true);
+    // A parent that registers it later is seen once every plugin is loaded.
+    instance.addHook('onReady', (ready) =>
+      ready(parentHasLogger(instance) ? new Error(TWICE) : undefined),
+    );
     done();
   },
 );

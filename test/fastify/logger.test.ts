@@ -169,6 +169,18 @@ describe('httpwareLogger', () => {
     );
   });
 
+  it('registered in a child, then in its parent, fails ready', async () => {
+    await assert.rejects(
+      startFastify((app) => {
+        app.register(async (child) => {
+          await child.register(httpwareLogger, { format: 'json' });
+        });
+        app.register(httpwareLogger, { format: 'tiny' });
+      }),
+      /httpwareLogger is already registered/,
+    );
+  });
+
   it('registered in two sibling contexts, writes one line per request in each', async () => {
     const lines = await fastifyLines(
       (app, stream) => {
