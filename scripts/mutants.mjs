@@ -97,7 +97,7 @@ export const mutants = [
     'if (!this.req.complete) this.onAborted();',
     '',
   ),
-  parsers('abort: no close listener', READ, "    closing(req).on('close', this.onClose);", ''),
+  parsers('abort: no close listener', READ, '      this.connection.watch(this.onClose);', ''),
   parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
   parsers(
     'limit: streaming count one byte late',
@@ -169,12 +169,18 @@ export const mutants = [
     '    endMessage(req);',
   ),
   parsers('stall: the ended request is not complete', READ, '  req.complete = true;\n', ''),
-  parsers(
-    "h2: a reset stream is told by 'error'",
-    READ,
-    "return req.httpVersionMajor === 2 ? 'aborted' : 'error';",
-    "return 'error';",
-  ),
+  {
+    ...parsers(
+      "h2: a reset stream is told by 'error'",
+      READ,
+      "      req.on('aborted', this.onAborted);",
+      "      req.on('error', this.onAborted);",
+    ),
+    survives:
+      'equivalent: node:http2 ends a reset stream\'s request as if its body were whole, and ' +
+      "onEnd's cutShort (wasReset: rstCode) tells the reset from a whole body; `aborted` only " +
+      'tells it a tick sooner',
+  },
   parsers(
     'h2: a body without Content-Length is not read',
     READ,
@@ -260,11 +266,14 @@ export const mutants = [
     'if (this.req.readableEncoding !== null) return',
     'if (false) return',
   ),
-  parsers(
-    'listeners: close listener left behind',
-    READ,
-    "    closing(req).removeListener('close', this.onClose);",
-    '',
+  pinned(
+    parsers(
+      'listeners: a reader left watching its connection',
+      READ,
+      '    if (connection !== null) connection.unwatch(this.onClose);\n    else {',
+      '    if (connection !== null) {\n    } else {',
+    ),
+    'test/hostile/memory',
   ),
   parsers(
     'inflate: no error listener on the decompressor',
@@ -957,8 +966,8 @@ export const mutants = [
     parsers(
       'abort: a connection closed after the response is not heard',
       READ,
-      '  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);',
-      '  return req;',
+      '    if (req.httpVersionMajor === 2 || !req.socket) {',
+      '    if (true) {',
     ),
     'test/hostile/read-lifecycle',
   ),
@@ -985,8 +994,8 @@ export const mutants = [
     parsers(
       'verify: the chunks are kept beside the joined body',
       PIPELINE,
-      '    this.chunks = [];\n    this.cleanup();',
-      '    this.cleanup();',
+      '    this.chunks = [];\n    this.cleanup(true);',
+      '    this.cleanup(true);',
     ),
     'test/hostile/memory',
   ),

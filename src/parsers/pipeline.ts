@@ -123,8 +123,8 @@ export abstract class BodyReader<Request extends object = object> {
   protected abstract pipeInto(decompressor: Transform): void;
   /** Whether a body that ended was in fact cut short by its client. */
   protected abstract cutShort(): boolean;
-  /** Stops listening to the source (and to the decompressor's errors). */
-  protected abstract cleanup(): void;
+  /** Stops listening to the source (and to the decompressor's errors); `ended`: it ended. */
+  protected abstract cleanup(ended?: boolean): void;
   /** Stops and drops the decompressor once it is not needed (`ended`: the body was whole). */
   protected abstract dropDecompressor(ended: boolean): void;
   /** Deals with the rest of a body after an error, then calls back (see each door). */
@@ -243,7 +243,7 @@ export abstract class BodyReader<Request extends object = object> {
     const { chunks, decoder } = this;
     // The reader may live on while `verify` or a schema is waited for: it keeps none of the body.
     this.chunks = [];
-    this.cleanup();
+    this.cleanup(true);
     if (this.decompressor !== null) {
       this.dropDecompressor(true);
       this.decompressor = null;

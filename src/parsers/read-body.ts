@@ -6,8 +6,8 @@
 //   already read? -> has a body? -> type matches? -> [the pipeline] -> next() (or the promise).
 // Every error after the type matched is delivered once the rest of the body is drained (up to
 // a bound), so the client can read its response; `next` is called exactly once, inside the
-// async context the middleware was called in, and no listener, stream, timer or buffer is left
-// behind.
+// async context the middleware was called in, and no stream, timer or buffer is left behind, nor
+// a listener that could still be called (see cleanup and Connection).
 //
 // The middleware (createReader) and `read` (readBody) make the cheap decisions that need no
 // state, each its own way: the middleware passes over a request that is not its own (already
@@ -318,10 +318,14 @@ function inCallersContext(next: Next): Next {
 
 /**
  * The Node door: a body off an `IncomingMessage` (HTTP/1.x, or node:http2's compatibility
- * request), its bytes by `data` and `end` events, cut short by `error`, `aborted` or `close`,
- * and its rest read off after an error so the response can be read (see drain).
+ * request), its bytes by `data` and `end` events, cut short by its connection's `close`
+ * (HTTP/1.x) or its own `aborted` or `close` (HTTP/2), and its rest read off after an error
+ * so the response can be read (see drain).
  */
 class NodeBodyReader extends BodyReader<BodyRequest> {
+  /** An HTTP/1.x request's connection, watched while the body comes (null: HTTP/2). */
+  private connection: Connection | null = null;
+
   protected contentTypeHeader(): string | undefined {
     return this.req.headers['content-type'];
   }
@@ -347,8 +351,13 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
 
   protected collect(): void {
     const req = this.req;
-    closing(req).on('close', this.onClose);
-    req.on(abortEvent(req), this.onAborted);
+    if (req.httpVersionMajor === 2 || !req.socket) {
+      req.on('close', this.onClose);
+      req.on('aborted', this.onAborted);
+    } else {
+      this.connection = connectionOf(req.socket);
+      this.connection.watch(this.onClose);
+    }
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
     else this.listen(req);
   }
@@ -362,10 +371,8 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
   }
 
   private readonly onClose = (): void => {
-    // An HTTP/1.x request (or its connection) closed before its body ended was cut short.
-    // This also covers Node's `aborted` event, which is always followed by `close` (and by
-    // `error` when the client left, both already listened to). An HTTP/2 request is
-    // `complete` once aborted: there the `aborted` listener tells.
+    // A request (HTTP/1.x: its connection) closed before its body ended was cut short. An
+    // HTTP/2 request is `complete` once aborted: there the `aborted` listener tells.
     if (!this.req.complete) this.onAborted();
   };
 
@@ -377,14 +384,21 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     if (ended) req.resume();
   }
 
-  protected cleanup(): void {
-    const { req, source } = this;
-    if (source !== null) {
+  /**
+   * A source that ended keeps its `data` and `end` listeners: it can no longer call them, and
+   * removing two listeners cost a small body a twentieth of its whole read (docs/benchmarks.md).
+   */
+  protected cleanup(ended = false): void {
+    const { req, source, connection } = this;
+    if (source !== null && !ended) {
       source.removeListener('data', this.onData);
       source.removeListener('end', this.onEnd);
     }
-    closing(req).removeListener('close', this.onClose);
-    req.removeListener(abortEvent(req), this.onAborted);
+    if (connection !== null) connection.unwatch(this.onClose);
+    else {
+      req.removeListener('close', this.onClose);
+      req.removeListener('aborted', this.onAborted);
+    }
     if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
   }
 
@@ -439,17 +453,6 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
 }
 
 /**
- * The event that tells a body was cut short. On HTTP/1.x, `error` (the client left; a request
- * the application destroys has only `close`, see onClose). node:http2's compatibility request
- * never emits `error`, and when the client resets the stream (RST_STREAM) it emits `aborted`,
- * then ends as if the body were whole: `end` (after `close`, or before it for a reset with
- * NO_ERROR), and `complete` is already true by `close`. Only `aborted` comes first every time.
- */
-function abortEvent(req: IncomingMessage): 'error' | 'aborted' {
-  return req.httpVersionMajor === 2 ? 'aborted' : 'error';
-}
-
-/**
  * Whether an HTTP/2 request that ended was cut short by its client. A stream the client resets
  * once its response was sent gets no `aborted` (node:http2 emits it only while the response is
  * being written), yet its request ends as if the body were whole. A body that did end
@@ -463,17 +466,61 @@ function wasReset(stream: ServerHttp2Stream): boolean {
 }
 
 /**
- * What closes when an HTTP/1.x body can no longer come: the connection. node:http aborts
- * (destroys) a request whose client left only while its response is pending; once the response
- * has finished (a timeout middleware answered while the body was still coming), a client that
- * leaves closes the socket and nothing else, and a reader listening to the request would wait
- * for ever. Every other end of a request's body closes its socket too: node:http destroys the
- * request after the socket closed, and a request destroyed by the application (cut short)
- * destroys its socket. On HTTP/2 the request's own `close` tells (with `aborted`, see
- * abortEvent): its session may carry other streams on.
+ * What tells an HTTP/1.x reader that its body can no longer come: its connection closing. Not
+ * the request: node:http aborts (destroys) a request whose client left only while its response
+ * is pending; once the response has finished (a timeout middleware answered while the body was
+ * still coming), a client that leaves closes the socket and nothing else, and a reader
+ * listening to the request would wait for ever. Every other end of a body cut short closes the
+ * socket too: a client that leaves, a request the application destroys (node:http then
+ * destroys its socket), a malformed chunk. (node:http emits the request's `error` only when it
+ * has a listener, so none is needed to keep one from being thrown.)
+ *
+ * A connection gets one `close` listener, with its first body, for its whole life, and tells
+ * the reader of that moment: a keep-alive connection's later requests add and remove no
+ * listener (a listener added and removed per body was a twentieth of a small body's read).
+ * A connection carries one body at a time; a second reader of the same request (two parsers
+ * whose types both match) is told too.
+ *
+ * On HTTP/2 the request's own `close` and `aborted` tell: its session may carry other streams.
  */
-function closing(req: IncomingMessage): NodeJS.EventEmitter {
-  return req.httpVersionMajor === 2 ? req : (req.socket ?? req);
+class Connection {
+  private reader: (() => void) | null = null;
+  private others: Set<() => void> | null = null;
+
+  watch(onClose: () => void): void {
+    if (this.reader === null) {
+      this.reader = onClose;
+      return;
+    }
+    this.others ??= new Set();
+    this.others.add(onClose);
+  }
+
+  unwatch(onClose: () => void): void {
+    if (this.reader === onClose) this.reader = null;
+    else this.others?.delete(onClose);
+  }
+
+  readonly closed = (): void => {
+    const { reader, others } = this;
+    this.reader = null;
+    this.others = null;
+    reader?.();
+    if (others !== null) for (const onClose of others) onClose();
+  };
+}
+
+/** The Connection of each HTTP/1.x socket that had a body read: nothing is attached to it. */
+const connections = new WeakMap<object, Connection>();
+
+function connectionOf(socket: NodeJS.EventEmitter): Connection {
+  let connection = connections.get(socket);
+  if (connection === undefined) {
+    connection = new Connection();
+    connections.set(socket, connection);
+    socket.once('close', connection.closed);
+  }
+  return connection;
 }
 
 function announcedLength(req: IncomingMessage): number | null {

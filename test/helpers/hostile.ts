@@ -199,9 +199,15 @@ export async function assertResourcesSettle(
 const reqEvents = ['data', 'error', 'close', 'aborted', 'readable'] as const;
 const socketEvents = ['data', 'end', 'error', 'close', 'timeout', 'drain'] as const;
 
+/**
+ * The listener counts that matter for leaks. A request that has ended can no longer emit
+ * `data`, so its `data` listeners are not counted then (a parser leaves its own on a body it
+ * read whole, see read-body.ts's cleanup).
+ */
 function listenerCounts(req: http.IncomingMessage): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const event of reqEvents) counts[`req.${event}`] = req.listenerCount(event);
+  if (req.readableEnded) counts['req.data'] = 0;
   for (const event of socketEvents)
     counts[`socket.${event}`] = req.socket ? req.socket.listenerCount(event) : 0;
   return counts;
@@ -219,13 +225,26 @@ export interface ListenerProbe {
 /**
  * Records the req and socket listener counts when a request reaches the middleware under
  * test and again once its response has finished: a parser must not leave a listener behind.
+ * A connection's counts are compared with those its first request saw, less the one `close`
+ * listener a parser keeps for a connection's whole life (read-body.ts's Connection): what
+ * grows with each request on a kept-alive connection is a leak, that one listener is not.
  */
 export function listenerProbe(): ListenerProbe {
+  const firstSeen = new WeakMap<object, Record<string, number>>();
   const probe: ListenerProbe = {
     leaks: [],
     finished: 0,
     before: (req, res, next) => {
       const start = listenerCounts(req);
+      const socket = req.socket as object | null;
+      if (socket !== null) {
+        const first = firstSeen.get(socket) ?? {
+          ...start,
+          'socket.close': (start['socket.close'] ?? 0) + 1,
+        };
+        firstSeen.set(socket, first);
+        for (const event of socketEvents) start[`socket.${event}`] = first[`socket.${event}`] ?? 0;
+      }
       res.once('finish', () => {
         setImmediate(() => {
           const end = listenerCounts(req);
