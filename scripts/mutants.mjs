@@ -177,7 +177,7 @@ export const mutants = [
       "      req.on('error', this.onAborted);",
     ),
     survives:
-      'equivalent: node:http2 ends a reset stream\'s request as if its body were whole, and ' +
+      "equivalent: node:http2 ends a reset stream's request as if its body were whole, and " +
       "onEnd's cutShort (wasReset: rstCode) tells the reset from a whole body; `aborted` only " +
       'tells it a tick sooner',
   },
