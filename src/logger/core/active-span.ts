@@ -74,7 +74,12 @@ export function spanContextIn(context: unknown): SpanContext | undefined {
     : undefined;
 }
 
+/** `00` to `ff`: a line's trace flags read from a table, not formatted per line. */
+const FLAGS_TEXT: readonly string[] = Array.from({ length: 256 }, (_, n) =>
+  n.toString(16).padStart(2, '0'),
+);
+
 /** Trace flags as the two lowercase hex digits of `traceparent` (`01`: sampled). */
 export function traceFlagsText(flags: number): string {
-  return (flags & 0xff).toString(16).padStart(2, '0');
+  return FLAGS_TEXT[flags & 0xff] as string;
 }
