@@ -225,7 +225,7 @@ export interface ListenerProbe {
 /**
  * Records the req and socket listener counts when a request reaches the middleware under
  * test and again once its response has finished: a parser must not leave a listener behind.
- * A connection's counts are compared with those its first request saw, less the one `close`
+ * A connection's counts are compared with those its first request saw, plus the one `close`
  * listener a parser keeps for a connection's whole life (read-body.ts's Connection): what
  * grows with each request on a kept-alive connection is a leak, that one listener is not.
  */
