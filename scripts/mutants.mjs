@@ -266,6 +266,12 @@ export const mutants = [
     'if (this.req.readableEncoding !== null) return',
     'if (false) return',
   ),
+  parsers(
+    'abort: a pipelined reader is not told its connection closed',
+    READ,
+    '    if (others !== null) for (const onClose of others) onClose();',
+    '',
+  ),
   pinned(
     parsers(
       'listeners: a reader left watching its connection',

@@ -107,6 +107,21 @@ describe('attacks on the parsers', () => {
     });
   });
 
+  it('a pipelined request whose client leaves mid-body gets request.aborted while the one before it is read', async () => {
+    // Both requests come in one packet: node:http hands over the second before the first's
+    // body has ended, so two readers watch one connection when the client leaves.
+    await withServer(parsers.text(), async (server) => {
+      const whole = rawHead('POST', '/', { 'Content-Type': 'text/plain', 'Content-Length': 3 });
+      const cut = rawHead('POST', '/', { 'Content-Type': 'text/plain', 'Content-Length': 10 });
+      await sendRaw(server, [`${whole}abc${cut}abc`], { abort: true });
+      const first = await server.nextOutcome();
+      const second = await server.nextOutcome();
+      assert.equal(first.body, 'abc');
+      assert.equal((second.error as { type?: string }).type, 'request.aborted');
+      assert.equal(second.nextCalls, 1);
+    });
+  });
+
   it('a client that sends one byte at a time is still read correctly', async () => {
     await withServer(parsers.json(), async (server) => {
       const body = '{"slow":true}';
