@@ -540,6 +540,27 @@ export const mutants = [
     'if (count > limit + 1) return undefined;',
   ),
   parsers(
+    'urlencoded: parameterLimit of a plain form one late',
+    'src/parsers/urlencoded.ts',
+    "if (++count > limit) throw createError('parameters.too.many', { body: text });",
+    "if (++count > limit + 1) throw createError('parameters.too.many', { body: text });",
+  ),
+  parsers(
+    'urlencoded: a plain form reads escaped brackets as text',
+    'src/parsers/urlencoded.ts',
+    'if (isEscapedBracket(text, i)) return undefined;',
+    'if (false) return undefined;',
+  ),
+  pinned(
+    parsers(
+      'urlencoded: spaces replaced one match at a time',
+      'src/parsers/urlencoded.ts',
+      "  const bytes = Buffer.from(text, 'utf8');",
+      "  if (text) return text.replace(/\\+/g, ' ');\n  const bytes = Buffer.from(text, 'utf8');",
+    ),
+    'test/hostile/attacks-parsers',
+  ),
+  parsers(
     'urlencoded: depth past the limit allowed',
     'src/parsers/urlencoded.ts',
     'strictDepth: true,',

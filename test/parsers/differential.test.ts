@@ -402,6 +402,24 @@ const corpus: readonly Case[] = [
     body: 'a=1&b=2&c=3',
   },
   {
+    name: 'form escaped brackets only',
+    parser: 'urlencoded',
+    type: FORM,
+    body: '%5Ba%5D=1&b=%5bc%5d=d&e=f%5D=g',
+  },
+  {
+    name: 'form many spaces, escapes and characters sent as they are',
+    parser: 'urlencoded',
+    type: FORM,
+    body: `a=${'x+'.repeat(40)}%C3%A9+é+😀+%F0%9F%98%80&b=%zz+${'+'.repeat(20)}&c+d+e+f+g+h+i+j+k=1`,
+  },
+  {
+    name: 'form names Object.prototype has',
+    parser: 'urlencoded',
+    type: FORM,
+    body: 'constructor=c&toString=t&toString=u&valueOf&hasOwnProperty=h&__proto__=p',
+  },
+  {
     name: 'form iso-8859-1',
     parser: 'urlencoded',
     type: `${FORM}; charset=iso-8859-1`,
