@@ -94,10 +94,10 @@ export const mutants = [
   parsers(
     'abort: close without complete is ignored',
     READ,
-    'if (!this.req.complete) this.onAborted();',
+    'if (!this.req.complete) this.aborted();',
     '',
   ),
-  parsers('abort: no close listener', READ, '      this.connection.watch(this.onClose);', ''),
+  parsers('abort: no close listener', READ, '      this.connection.watch(this);', ''),
   parsers('drain: no byte cap', READ, 'if (discarded > DRAIN_LIMIT_BYTES) giveUp();', ''),
   parsers(
     'limit: streaming count one byte late',
@@ -173,8 +173,8 @@ export const mutants = [
     ...parsers(
       "h2: a reset stream is told by 'error'",
       READ,
-      "      req.on('aborted', this.onAborted);",
-      "      req.on('error', this.onAborted);",
+      "      req.on('aborted', this.onStreamAborted);",
+      "      req.on('error', this.onStreamAborted);",
     ),
     survives:
       "equivalent: node:http2 ends a reset stream's request as if its body were whole, and " +
@@ -269,14 +269,14 @@ export const mutants = [
   parsers(
     'abort: a pipelined reader is not told its connection closed',
     READ,
-    '    if (others !== null) for (const onClose of others) onClose();',
+    '    if (others !== null) for (const other of others) other.connectionClosed();',
     '',
   ),
   pinned(
     parsers(
       'listeners: a reader left watching its connection',
       READ,
-      '    if (connection !== null) connection.unwatch(this.onClose);\n    else {',
+      '    if (connection !== null) connection.unwatch(this);\n    else {',
       '    if (connection !== null) {\n    } else {',
     ),
     'test/hostile/memory',

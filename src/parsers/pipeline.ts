@@ -76,6 +76,8 @@ export abstract class BodyReader<Request extends object = object> {
   /** A small encoded body, collected whole and inflated at its end (see inflate). */
   protected whole = false;
   protected decompressor: Transform | null = null;
+  /** The decompressor's `error` listener, made with it: most bodies have neither. */
+  private onInflateError: ((err: Error) => void) | null = null;
   /** The Node stream whose `data` and `end` feed onData and onEnd: the request, or a decompressor. */
   protected source: NodeJS.ReadableStream | null = null;
   /** The Content-Length of an identity body (encoded: it counts other bytes than the limit). */
@@ -200,6 +202,8 @@ export abstract class BodyReader<Request extends object = object> {
   /** Inflates the source's bytes (null) or a body collected whole, as a stream. */
   protected streamThrough(decompressor: Transform, from: Buffer | null): void {
     this.decompressor = decompressor;
+    this.onInflateError = (err) =>
+      this.stop(createError('entity.inflate.failed', {}, { message: err.message, cause: err }));
     decompressor.on('error', this.onInflateError);
     this.listen(decompressor);
     if (from === null) this.pipeInto(decompressor);
@@ -232,7 +236,7 @@ export abstract class BodyReader<Request extends object = object> {
 
   protected readonly onEnd = (): void => {
     if (this.cutShort()) {
-      this.onAborted();
+      this.aborted();
       return;
     }
     const { length, received } = this;
@@ -260,16 +264,21 @@ export abstract class BodyReader<Request extends object = object> {
     else this.finish(body);
   };
 
-  protected readonly onAborted = (): void => {
+  /** The body was cut short by its client. */
+  protected aborted(): void {
     const { length, received } = this;
     this.stop(
       createError('request.aborted', { code: 'ECONNABORTED', expected: length, length, received }),
     );
-  };
+  }
 
-  protected readonly onInflateError = (err: Error): void => {
-    this.stop(createError('entity.inflate.failed', {}, { message: err.message, cause: err }));
-  };
+  /** Stops listening to the decompressor's errors, if there is one (each door's cleanup). */
+  protected unwatchDecompressor(): void {
+    const { decompressor, onInflateError } = this;
+    if (decompressor !== null && onInflateError !== null) {
+      decompressor.removeListener('error', onInflateError);
+    }
+  }
 
   /**
    * A small encoded body, decompressed in one call. Anything but a clean result (corrupt data,

@@ -325,6 +325,9 @@ function inCallersContext(next: Next): Next {
 class NodeBodyReader extends BodyReader<BodyRequest> {
   /** An HTTP/1.x request's connection, watched while the body comes (null: HTTP/2). */
   private connection: Connection | null = null;
+  /** An HTTP/2 request's own `close` and `aborted` listeners (null: HTTP/1.x). */
+  private onStreamClose: (() => void) | null = null;
+  private onStreamAborted: (() => void) | null = null;
 
   protected contentTypeHeader(): string | undefined {
     return this.req.headers['content-type'];
@@ -352,11 +355,13 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
   protected collect(): void {
     const req = this.req;
     if (req.httpVersionMajor === 2 || !req.socket) {
-      req.on('close', this.onClose);
-      req.on('aborted', this.onAborted);
+      this.onStreamClose = () => this.connectionClosed();
+      this.onStreamAborted = () => this.aborted();
+      req.on('close', this.onStreamClose);
+      req.on('aborted', this.onStreamAborted);
     } else {
       this.connection = connectionOf(req.socket);
-      this.connection.watch(this.onClose);
+      this.connection.watch(this);
     }
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
     else this.listen(req);
@@ -370,11 +375,12 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     return this.req.httpVersionMajor === 2 && wasReset((this.req as Http2Request).stream);
   }
 
-  private readonly onClose = (): void => {
+  /** Told by the Connection (HTTP/1.x), or by the request's own `close` (HTTP/2). */
+  connectionClosed(): void {
     // A request (HTTP/1.x: its connection) closed before its body ended was cut short. An
     // HTTP/2 request is `complete` once aborted: there the `aborted` listener tells.
-    if (!this.req.complete) this.onAborted();
-  };
+    if (!this.req.complete) this.aborted();
+  }
 
   protected dropDecompressor(ended: boolean): void {
     const req = this.req;
@@ -394,12 +400,12 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       source.removeListener('data', this.onData);
       source.removeListener('end', this.onEnd);
     }
-    if (connection !== null) connection.unwatch(this.onClose);
+    if (connection !== null) connection.unwatch(this);
     else {
-      req.removeListener('close', this.onClose);
-      req.removeListener('aborted', this.onAborted);
+      req.removeListener('close', this.onStreamClose as () => void);
+      req.removeListener('aborted', this.onStreamAborted as () => void);
     }
-    if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
+    this.unwatchDecompressor();
   }
 
   /**
@@ -485,29 +491,29 @@ function wasReset(stream: ServerHttp2Stream): boolean {
  * On HTTP/2 the request's own `close` and `aborted` tell: its session may carry other streams.
  */
 class Connection {
-  private reader: (() => void) | null = null;
-  private others: Set<() => void> | null = null;
+  private reader: NodeBodyReader | null = null;
+  private others: Set<NodeBodyReader> | null = null;
 
-  watch(onClose: () => void): void {
+  watch(reader: NodeBodyReader): void {
     if (this.reader === null) {
-      this.reader = onClose;
+      this.reader = reader;
       return;
     }
     this.others ??= new Set();
-    this.others.add(onClose);
+    this.others.add(reader);
   }
 
-  unwatch(onClose: () => void): void {
-    if (this.reader === onClose) this.reader = null;
-    else this.others?.delete(onClose);
+  unwatch(reader: NodeBodyReader): void {
+    if (this.reader === reader) this.reader = null;
+    else this.others?.delete(reader);
   }
 
   readonly closed = (): void => {
     const { reader, others } = this;
     this.reader = null;
     this.others = null;
-    reader?.();
-    if (others !== null) for (const onClose of others) onClose();
+    reader?.connectionClosed();
+    if (others !== null) for (const other of others) other.connectionClosed();
   };
 }
 

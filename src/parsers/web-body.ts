@@ -243,7 +243,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
       source.removeListener('data', this.onData);
       source.removeListener('end', this.onEnd);
     }
-    if (this.decompressor !== null) this.decompressor.removeListener('error', this.onInflateError);
+    this.unwatchDecompressor();
   }
 
   protected dropDecompressor(): void {
@@ -310,7 +310,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
 
   private clientLeft(): void {
     this.gone = true;
-    this.onAborted();
+    this.aborted();
   }
 
   /**
