@@ -514,6 +514,7 @@ export async function parsersInProcess(options, log) {
   // with the machine's memory traffic more than with any code.
   const gm = options.httpware ? geomean(MEAN_CASES.map((c) => xFloor[c])) : Number.NaN;
   summary.xFloorGeomean = gm;
+  summary.meanCases = MEAN_CASES;
   const slower = INPROC_CASES.filter((c) => xBodyParser[c] > 1);
   const worstBp = Math.max(...INPROC_CASES.map((c) => xBodyParser[c] ?? Number.NaN));
   const rssCases = INPROC_CASES.filter((c) => parserCaseOptions(c).rss);
@@ -624,6 +625,7 @@ export async function parsersAlone(options, log) {
   });
   const gm = options.httpware ? geomean(ALONE_MEAN_CASES.map((c) => xFloor[c])) : Number.NaN;
   summary.xFloorGeomean = gm;
+  summary.meanCases = ALONE_MEAN_CASES;
   const vsFloor = floorTarget('alone', ', parser alone', xFloor);
   const targets = [
     target(

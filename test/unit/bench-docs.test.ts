@@ -101,9 +101,28 @@ describe('the benchmark chart and tables', () => {
     const headline = renderHeadline(summary).replace(/\s+/g, ' ');
     assert.match(
       headline,
-      /Parsers, in process \(geometric mean of 2 cases\): floor 1\.00×, body-parser 1\.20×, \*\*httpware 0\.96×\*\*/,
+      /Parsers, in process \(geometric mean of json-100b, text <10kb>\): floor 1\.00×, body-parser 1\.20×, \*\*httpware 0\.96×\*\*/,
     );
     assert.match(headline, /logger-loopback: bare 1\.00×, morgan 1\.49×, \*\*httpware 1\.32×\*\*/);
+  });
+
+  it('headlines a group that names the cases of its own mean over those cases only', () => {
+    const inproc = summary.groups?.['parsers-inproc'] as object;
+    const named = {
+      ...summary,
+      groups: { 'parsers-inproc': { ...inproc, meanCases: ['json-100b'] } },
+    };
+    const headline = renderHeadline(named).replace(/\s+/g, ' ');
+    assert.match(
+      headline,
+      /Parsers, in process: floor 1\.00×, body-parser 1\.35×, \*\*httpware 1\.06×\*\*/,
+    );
+  });
+
+  it('says the headline comes from the project bench and where the judging bench is', () => {
+    const headline = renderHeadline(summary).replace(/\s+/g, ' ');
+    assert.match(headline, /from the project's bench \(`npm run bench`\)/);
+    assert.match(headline, /docs\/benchmarks\.md#the-judging-bench/);
   });
 
   it('names the Node line the headline figures were taken on', () => {
