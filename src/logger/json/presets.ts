@@ -19,7 +19,6 @@ import type { TokenPart } from '../text/compile.js';
 import type { JsonFields, LogLevel, LogRequest, LogResponse, TokenFn } from '../types.js';
 import {
   builtinText,
-  integerOf,
   integerText,
   isoNowJson,
   lineDuration,
@@ -353,8 +352,6 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
   }));
   const statusFields = STATUS_WORDS.map((word) => `${layout.status}${word.slice(1)}`);
   const statusFieldsAfterString = statusFields.map((field) => `"${field}`);
-  // The size field of bodies below 1,000 bytes, made once as the status fields are.
-  const sizeFields = STATUS_WORDS.map((word) => `${layout.size}${word.slice(1)}`);
   const { version } = layout;
   // The version 1.1 field: [string open before it] [the line ends with it].
   const version11 = [
@@ -421,10 +418,7 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
         line = withString(line, errorType, errorTypeOf(failure));
         line = withString(line, errorMessage, errorMessageOf(failure));
       }
-      const size = integerOf(bodyBytes(req, res));
-      if (size !== undefined) {
-        line += (size >= 0 && sizeFields[size]) || `${layout.size}${size}`;
-      }
+      line = withField(line, layout.size, sizeText(req, res));
       if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
       open = false;
       const addressValue = remoteAddress(req, res);
