@@ -938,8 +938,23 @@ export const mutants = [
   logger(
     'body-bytes: a response that announced its length counted',
     'src/logger/core/body-bytes.ts',
-    'meter.counting = !hasNoBody(req, res) && announcedLength(res) === undefined;',
-    'meter.counting = !hasNoBody(req, res);',
+    'meter.counting = announced === undefined;',
+    'meter.counting = true;',
+  ),
+  logger(
+    "json: a target's listed parameter passes the line's one test of the target",
+    'src/logger/core/redact.ts',
+    '(?:(?<=${marks})|${listedSource(names)})',
+    '(?:(?<=${marks}))',
+  ),
+  pinned(
+    logger(
+      "json: a target's character to escape passes the line's one test of the target",
+      'src/logger/core/redact.ts',
+      '(?:(?<=${marks})|${listedSource(names)})',
+      '(?:(?<=%)|${listedSource(names)})',
+    ),
+    'test/hostile/attacks-logger.test.ts',
   ),
 
   // Issue 30: the read lifecycle and contained faults.

@@ -400,7 +400,8 @@ class FetchExchange {
     }
     if (body === null || !copyable || hasNoBody(this.req.method, status)) {
       // No body sent: its size is 0, as node:http's for a response ended without one.
-      if (body === null) this.exchange.meter = { counting: true, bytes: 0, ending: false };
+      if (body === null)
+        this.exchange.meter = { counting: true, bytes: 0, ending: false, announced: undefined };
       this.res.writableEnded = true;
       this.res.writableFinished = true;
       this.line();
@@ -408,7 +409,7 @@ class FetchExchange {
     }
     const counted = response.headers.has('content-length')
       ? undefined
-      : { counting: true, bytes: 0, ending: false };
+      : { counting: true, bytes: 0, ending: false, announced: undefined };
     this.exchange.meter = counted;
     const reader = body.getReader();
     let controller: ReadableStreamDefaultController<Uint8Array>;

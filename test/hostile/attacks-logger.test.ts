@@ -232,6 +232,15 @@ describe('log-line forgery', () => {
     assert.equal(quotedFields(line, FIELDS)[0], 'GET /a"b"200"x');
   });
 
+  test('a raw " in the path and the query leaves a json line one valid object', async () => {
+    const line = await lineFor('json', {
+      raw: rawHead('GET', '/a"b?q="x', { connection: 'close' }),
+    });
+    const fields = JSON.parse(line);
+    assert.equal(fields['url.path'], '/a"b');
+    assert.equal(fields['url.query'], 'q="x');
+  });
+
   test('C1 bytes, quotes and backslashes in Referer, User-Agent and X-Forwarded-For are escaped', async () => {
     hostileValue = '-';
     const value = 'a\u0085b\u009b31m"c\\d\te';

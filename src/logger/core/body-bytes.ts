@@ -28,6 +28,11 @@ export interface BodyMeter {
   bytes: number;
   /** Inside `end`, which over HTTP/2 writes its chunk through `this.write`: counted once. */
   ending: boolean;
+  /**
+   * The length the response announced, read once its head was out and the writes were not
+   * to be counted (fixed from then on): the line need not read it again.
+   */
+  announced: unknown;
 }
 
 /** A `Content-Length` line of a head as node:http writes it (names keep the case given). */
@@ -94,7 +99,13 @@ function sizeOf(chunk: unknown, encoding: unknown): number {
 /** Whether `meter` counts, decided once the head is out. */
 function counts(meter: BodyMeter, req: LogRequest, res: LogResponse): boolean {
   if (meter.counting === undefined && res.headersSent) {
-    meter.counting = !hasNoBody(req, res) && announcedLength(res) === undefined;
+    if (hasNoBody(req, res)) {
+      meter.counting = false;
+    } else {
+      const announced = announcedLength(res);
+      meter.announced = announced;
+      meter.counting = announced === undefined;
+    }
   }
   return meter.counting === true;
 }
@@ -107,7 +118,7 @@ type Method = (...args: unknown[]) => unknown;
  * non-extensible or frozen, read-only methods): its size is then the announced length or none.
  */
 export function meterBody(req: LogRequest, res: ServerResponse): BodyMeter | undefined {
-  const meter: BodyMeter = { counting: undefined, bytes: 0, ending: false };
+  const meter: BodyMeter = { counting: undefined, bytes: 0, ending: false, announced: undefined };
   const replacedWrite = res.write as Method;
   const replacedEnd = res.end as Method;
   // Named parameters and `apply` with `arguments`, as the writeHead wrapper (timing.ts).
@@ -174,7 +185,10 @@ export function bodyBytes(req: LogRequest, res: LogResponse): number | undefined
   if (!res.headersSent) return undefined;
   if (hasNoBody(req, res)) return 0;
   const meter = exchangeOfLine(req, res)?.meter;
-  if (meter?.counting === true) return isFinished(res) ? meter.bytes : undefined;
+  if (meter !== undefined) {
+    if (meter.counting === true) return isFinished(res) ? meter.bytes : undefined;
+    if (meter.announced !== undefined) return integerOf(meter.announced);
+  }
   return integerOf(announcedLength(res));
 }
 

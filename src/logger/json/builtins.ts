@@ -5,7 +5,7 @@
 // the token is still the built-in one; a token the application replaced goes the general way.
 
 import { bodyBytes, integerOf } from '../core/body-bytes.js';
-import { isoDate } from '../core/clf-date.js';
+import { isoDate, isoDateJson } from '../core/clf-date.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { statusCodeOf, totalMs } from '../core/timing.js';
 import { builtinTokens, redactingTokens } from '../core/tokens.js';
@@ -98,25 +98,31 @@ export function durationDigits(arg: string | undefined): number {
 }
 
 let isoMs = Number.NaN;
+let isoTextMs = Number.NaN;
 let isoText = '';
+let isoJsonMs = Number.NaN;
 let isoJson = '';
 
 let timeSerial = -1;
 
-/**
- * The time of the line being made in ISO 8601 (UTC, milliseconds): the clock is read once per
- * line, so that a line and the OpenTelemetry record made with it agree; rendered at most once
- * a millisecond.
- */
-export function isoNow(): string {
+/** Reads the clock once per line: a line and the OpenTelemetry record made with it agree. */
+function lineClock(): number {
   if (timeSerial !== lineSerial) {
     timeSerial = lineSerial;
-    const ms = Date.now();
-    if (ms !== isoMs) {
-      isoMs = ms;
-      isoText = isoDate(ms);
-      isoJson = `"${isoText}"`;
-    }
+    isoMs = Date.now();
+  }
+  return isoMs;
+}
+
+/**
+ * The time of the line being made in ISO 8601 (UTC, milliseconds), read once per line (see
+ * `lineClock`) and rendered at most once a millisecond.
+ */
+export function isoNow(): string {
+  const ms = lineClock();
+  if (ms !== isoTextMs) {
+    isoTextMs = ms;
+    isoText = isoDate(ms);
   }
   return isoText;
 }
@@ -127,9 +133,13 @@ export function lineTime(): number {
   return isoMs;
 }
 
-/** `isoNow()` as JSON text. */
+/** `isoNow()` as JSON text, rendered at most once a millisecond. */
 export function isoNowJson(): string {
-  isoNow();
+  const ms = lineClock();
+  if (ms !== isoJsonMs) {
+    isoJsonMs = ms;
+    isoJson = isoDateJson(ms);
+  }
   return isoJson;
 }
 

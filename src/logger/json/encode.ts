@@ -22,6 +22,9 @@ function safeJson(json: string): string {
  */
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
 
+/** The characters `NEEDS_ESCAPE` finds, as a character class's source, for tests made of several. */
+export const NEEDS_ESCAPE_CLASS = NEEDS_ESCAPE.source;
+
 /** A string as JSON text. Most logged values need no escape and skip `JSON.stringify`. */
 export function encodeString(value: string): string {
   return NEEDS_ESCAPE.test(value) ? safeJson(JSON.stringify(value)) : `"${value}"`;

@@ -11,7 +11,7 @@ import { traceFlagsText } from '../core/active-span.js';
 import { bodyBytes } from '../core/body-bytes.js';
 import { controlledLevel } from '../core/controls.js';
 import { errorMessageOf, errorTypeOf } from '../core/failure.js';
-import type { RedactPolicy } from '../core/redact.js';
+import { type RedactPolicy, targetHint } from '../core/redact.js';
 import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
 import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
@@ -25,7 +25,7 @@ import {
   roundedText,
   type TextFn,
 } from './builtins.js';
-import { encodeInner } from './encode.js';
+import { encodeInner, NEEDS_ESCAPE_CLASS } from './encode.js';
 import { declareFieldTokens, declarePresetLine } from './format.js';
 
 /** The ECS version whose field names the `ecs` preset uses. */
@@ -249,20 +249,84 @@ function withString(line: string, open: string, value: unknown): string {
 
 const remoteAddress = builtinTokens['remote-addr'] as TokenFn<LogRequest, LogResponse>;
 
+/** Methods a line writes without an escaping test: none holds a character to escape. */
+const PLAIN_METHODS: readonly string[] = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'OPTIONS',
+  'PATCH',
+];
+
+/** The index of a method in `PLAIN_METHODS`, or -1: compared, cheaper than a Map's lookup. */
+function plainMethod(method: unknown): number {
+  switch (method) {
+    case 'GET':
+      return 0;
+    case 'HEAD':
+      return 1;
+    case 'POST':
+      return 2;
+    case 'PUT':
+      return 3;
+    case 'DELETE':
+      return 4;
+    case 'OPTIONS':
+      return 5;
+    case 'PATCH':
+      return 6;
+    default:
+      return -1;
+  }
+}
+
+/** ` 200`: a status code as the message writes it, for the codes node:http sends. */
+const STATUS_WORDS: readonly string[] = Array.from({ length: 1000 }, (_, n) => ` ${n}`);
+
+/** ` 12.3 ms`: the message's duration for each count of tenths below 100 ms (`oneDecimal`). */
+const TENTHS_WORDS: readonly string[] = Array.from(
+  { length: 1000 },
+  (_, n) => ` ${oneDecimal(n / 10)} ms`,
+);
+
+/** The message's duration: ` 12.3 ms`, or nothing when there is none. */
+function durationWords(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  const tenths = Math.round(ms * 10);
+  return tenths >= 0 && tenths < 1000 ? (TENTHS_WORDS[tenths] as string) : ` ${oneDecimal(ms)} ms`;
+}
+
+/** The level of a status code (see `defaultLevelOf`), unless the controls gave the line one. */
+function levelOfCode(code: number | undefined): Level {
+  const controlled = controlledLevel() as Level | undefined;
+  if (controlled !== undefined) return controlled;
+  return code === undefined ? 'warn' : code >= 500 ? 'error' : code >= 400 ? 'warn' : 'info';
+}
+
 /**
  * A preset's line written straight, field after field, for one redaction policy: what the
  * generic renderer of json.ts writes for its map (a differential property test holds them
  * equal), without the per-field loop, calls through field objects and per-field try/catch.
- * What several fields share is read once: the URL (path, query and message), the status and
- * the duration (field and message), and the method and path are escaped once for their field
- * and the message. Every string a line is made of is allocated, so constant text is joined
- * beforehand: a string field's key with its opening quote, the level with the keys around it,
- * the usual protocol version with its key. The time always has a value, so every later field
- * starts with its comma.
+ * What several fields share is read once: the URL (path, query and message), the status
+ * (field, level and message) and the duration (field and message), and the method and path
+ * are escaped once for their field and the message.
+ *
+ * Every piece joined to a line is one more string to make (a json line was made of 40), so
+ * constant text is joined beforehand, in tables made once: the level with the keys around it,
+ * a usual method with its key (and, for the message, with its space), a status code with its
+ * key, the message's duration below 100 ms, the usual protocol version with its key. A string
+ * field's closing quote is joined to whatever comes next (`open` says one is due). The time
+ * always has a value, so every later field starts with its comma.
+ *
+ * The request target is tested once (`targetHint`): one that has no listed parameter, no `%`
+ * and nothing to escape is written as it is, its path and query sliced from it, where testing
+ * the path and the query apart took three tests.
  */
 function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
-  const { time, afterMessage, status: statusKey, duration: durationKey, durationText } = layout;
-  const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}`;
+  const { time, afterMessage, duration: durationKey, durationText } = layout;
+  const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}"`;
   const levels = {
     trace: levelAndKeys(LEVEL_TEXT.trace),
     debug: levelAndKeys(LEVEL_TEXT.debug),
@@ -271,33 +335,84 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
     error: levelAndKeys(LEVEL_TEXT.error),
     fatal: levelAndKeys(LEVEL_TEXT.fatal),
   };
-  const [method, path, query, address, agent, version, errorType, errorMessage] = [
+  const [method, path, query, address, agent, errorType, errorMessage] = [
     layout.method,
     layout.path,
     layout.query,
     layout.address,
     layout.agent,
-    layout.version,
     layout.errorType,
     layout.errorMessage,
-  ].map((key) => `${key}"`) as [string, string, string, string, string, string, string, string];
-  const version11 = `${version}1.1"`;
+  ].map((key) => `${key}"`) as [string, string, string, string, string, string, string];
+  // After the message, which they close: ecs's constant fields, then the method's.
+  const afterText = `"${afterMessage}`;
+  const methods = PLAIN_METHODS.map((name) => ({
+    word: `${name} `,
+    field: `${afterText}${method}${name}"`,
+  }));
+  const statusFields = STATUS_WORDS.map((word) => `${layout.status}${word.slice(1)}`);
+  const statusFieldsAfterString = statusFields.map((field) => `"${field}`);
+  const { version } = layout;
+  // The version 1.1 field: [string open before it] [the line ends with it].
+  const version11 = [
+    `${version}"1.1"`,
+    `"${version}"1.1"`,
+    `${version}"1.1"}`,
+    `"${version}"1.1"}`,
+  ];
+  const traceOpen = `${layout.trace}"`;
+  const spanOpen = `"${layout.span}"`;
+  const flagsOpen = `"${layout.flags}"`;
   return (policy) => {
+    const hint = targetHint(policy, NEEDS_ESCAPE_CLASS);
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
     return (req, res) => {
       const url = fullUrl(req);
-      const pathValue = pathOf(url);
-      const methodInner = encodeInner(`${req.method}`);
-      const pathInner = encodeInner(`${pathValue}`);
-      const status = statusOf(res);
+      // Nothing to mask or escape in the path and the query: both written as they are.
+      const plain = typeof url === 'string' && !hint.test(url);
+      let pathValue: string | undefined;
+      let queryValue: string | undefined;
+      if (plain && url.charCodeAt(0) === SLASH) {
+        // An origin-form target (`/p?q`), as nearly every request has: one search for `?`.
+        const at = url.indexOf('?');
+        pathValue = at === -1 ? url : url.slice(0, at);
+        queryValue = at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
+      } else {
+        pathValue = pathOf(url);
+        queryValue = plain ? plainQuery(url as string) : queryOf(url, policy);
+      }
+      const pathInner = plain ? (pathValue as string) : encodeInner(`${pathValue}`);
+      const m = req.method;
+      const known = methods[plainMethod(m)];
+      const methodInner = known === undefined ? encodeInner(`${m}`) : '';
+      const code = statusCodeOf(res);
       const ms = lineDuration(req, res);
-      let line = `${time}${isoNowJson()}${levels[levelOf(res)]}${messageJson(methodInner, pathInner, status, ms)}${afterMessage}`;
-      if (typeof req.method === 'string' && req.method !== '') line += `${method}${methodInner}"`;
-      if (pathValue !== undefined && pathValue !== '') line += `${path}${pathInner}"`;
-      line = withString(line, query, queryOf(url, policy));
-      line = withField(line, statusKey, status);
+      const coded = typeof code === 'number';
+      let line = `${time}${isoNowJson()}${levels[levelOfCode(code)]}${known === undefined ? `${methodInner} ` : known.word}${pathInner}${code === undefined ? ' (no response)' : (coded && STATUS_WORDS[code]) || ` ${code}`}${durationWords(ms)}${
+        known !== undefined
+          ? known.field
+          : typeof m === 'string' && m !== ''
+            ? `${afterText}${method}${methodInner}"`
+            : afterText
+      }`;
+      let open = false;
+      if (pathValue !== undefined && pathValue !== '') {
+        line += `${path}${pathInner}`;
+        open = true;
+      }
+      if (typeof queryValue === 'string' && queryValue !== '') {
+        line += `${open ? `"${query}` : query}${plain ? queryValue : encodeInner(queryValue)}`;
+        open = true;
+      }
+      if (code !== undefined) {
+        line +=
+          (coded && (open ? statusFieldsAfterString[code] : statusFields[code])) ||
+          `${open ? '"' : ''}${layout.status}${code}`;
+      } else if (open) {
+        line += '"';
+      }
       const failure = failureOf(req);
       if (failure !== undefined) {
         line = withString(line, errorType, errorTypeOf(failure));
@@ -305,22 +420,47 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       }
       line = withField(line, layout.size, sizeText(req, res));
       if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
-      line = withString(line, address, remoteAddress(req, res));
-      line = withString(line, agent, req.headers['user-agent']);
-      const { httpVersionMajor: major, httpVersionMinor: minor } = req;
-      line +=
-        major === 1 && minor === 1 ? version11 : `${version}${layout.versionText(major, minor)}"`;
-      if (route !== undefined) line = withField(line, layout.route as string, route(req, res));
-      line = withField(line, layout.id, id(req, res));
+      open = false;
+      const addressValue = remoteAddress(req, res);
+      if (typeof addressValue === 'string' && addressValue !== '') {
+        line += `${address}${encodeInner(addressValue)}`;
+        open = true;
+      }
+      const agentValue = req.headers['user-agent'];
+      if (typeof agentValue === 'string' && agentValue !== '') {
+        line += `${open ? `"${agent}` : agent}${encodeInner(agentValue)}`;
+        open = true;
+      }
+      const routeText = route === undefined ? undefined : route(req, res);
+      const idText = id(req, res);
       // A span's ids were checked as hex when read: written as they are.
       const ids = spanOf(req);
-      if (ids === undefined) return `${withField(line, layout.trace, trace(req, res))}}`;
-      line += `${layout.trace}"${ids.traceId}"${layout.span}"${ids.spanId}"`;
+      const traceText = ids === undefined ? trace(req, res) : undefined;
+      const ends = routeText === undefined && idText === undefined && traceText === undefined;
+      const { httpVersionMajor: major, httpVersionMinor: minor } = req;
+      if (major === 1 && minor === 1) {
+        line += version11[(open ? 1 : 0) + (ends && ids === undefined ? 2 : 0)];
+        if (ends && ids === undefined) return line;
+      } else {
+        line += `${open ? '"' : ''}${version}"${layout.versionText(major, minor)}"`;
+      }
+      if (routeText !== undefined) line += (layout.route as string) + routeText;
+      line = withField(line, layout.id, idText);
+      if (ids === undefined) return `${withField(line, layout.trace, traceText)}}`;
+      line += `${traceOpen}${ids.traceId}${spanOpen}${ids.spanId}`;
       return layout.flags === undefined
-        ? `${line}}`
-        : `${line}${layout.flags}"${traceFlagsText(ids.traceFlags)}"}`;
+        ? `${line}"}`
+        : `${line}${flagsOpen}${traceFlagsText(ids.traceFlags)}"}`;
     };
   };
+}
+
+const SLASH = 0x2f;
+
+/** The query of a target that needs no masking, without its `?`; undefined when it has none. */
+function plainQuery(url: string): string | undefined {
+  const at = url.indexOf('?');
+  return at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
 }
 
 declarePresetLine(
