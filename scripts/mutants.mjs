@@ -276,8 +276,8 @@ export const mutants = [
     parsers(
       'listeners: a reader left watching its connection',
       READ,
-      '    if (connection !== null) connection.unwatch(this);\n    else {',
-      '    if (connection !== null) {\n    } else {',
+      '    if (connection !== null) connection.unwatch(this);\n    else if',
+      '    if (connection !== null) {\n    } else if',
     ),
     'test/hostile/memory',
   ),

@@ -400,10 +400,11 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       source.removeListener('data', this.onData);
       source.removeListener('end', this.onEnd);
     }
+    const { onStreamClose, onStreamAborted } = this;
     if (connection !== null) connection.unwatch(this);
-    else {
-      req.removeListener('close', this.onStreamClose as () => void);
-      req.removeListener('aborted', this.onStreamAborted as () => void);
+    else if (onStreamClose !== null && onStreamAborted !== null) {
+      req.removeListener('close', onStreamClose);
+      req.removeListener('aborted', onStreamAborted);
     }
     this.unwatchDecompressor();
   }
