@@ -10,7 +10,9 @@
 // HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
 // --response=chunked: the handler answers with three `res.write` then `res.end()` (chunked,
 // no length announced) instead of `res.end('ok')` (a Content-Length).
-import { numberOption, positional, stringOption, variantSpec } from './lib/cli.mjs';
+// --tcp: the requests come over real loopback TCP from a client in another process (one
+// keep-alive connection), not over in-memory sockets: node:http's socket work is counted too.
+import { flag, numberOption, positional, stringOption, variantSpec } from './lib/cli.mjs';
 import { snapshotHttpware } from './lib/httpware.mjs';
 import { instructionsPerRequest } from './lib/instructions.mjs';
 
@@ -18,6 +20,7 @@ const requests = numberOption('requests', 10_000);
 const warmup = numberOption('warmup', 3000);
 const variants = positional;
 const response = stringOption('response');
+const tcp = flag('tcp');
 
 const build = await snapshotHttpware();
 console.log(
@@ -25,7 +28,7 @@ console.log(
 );
 for (const name of variants) {
   const perRequest = await instructionsPerRequest(
-    { ...variantSpec(name), response },
+    { ...variantSpec(name), response, tcp },
     { requests, warmup },
   );
   console.log(`${name.padEnd(40)} ${Math.round(perRequest).toLocaleString('en-US').padStart(12)}`);
