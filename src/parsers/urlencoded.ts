@@ -129,8 +129,8 @@ const FAILED = Symbol('failed');
 let holey = false;
 
 /**
- * `key` into `segments`: how many, or 0 where the key is outside nestedForm's subset. An index
- * is what qs takes for one: a group holding a non-negative integer as String writes it.
+ * `key` into `segments`: how many, or 0 where the key is outside nestedForm's subset. A group's
+ * text is an index where qs takes it for one: a non-negative integer as String writes it.
  */
 function keySegments(key: string, depth: number, arrayLimit: number): number {
   let open = key.indexOf('[');
@@ -140,41 +140,37 @@ function keySegments(key: string, depth: number, arrayLimit: number): number {
   let count = 1;
   while (open !== -1) {
     if (count > depth || count > SEGMENTS) return 0;
-    const close = key.indexOf(']', open + 1);
-    if (close === -1) return 0;
+    // One pass over the group: where it closes, and whether it holds only digits (and which).
+    let close = open + 1;
+    let index = 0;
+    let digits = true;
+    for (; ; close++) {
+      if (close === key.length) return 0;
+      const code = key.charCodeAt(close);
+      if (code === CLOSE_BRACKET) break;
+      if (code === OPEN_BRACKET) return 0;
+      if (code >= 0x30 && code <= 0x39) index = index * 10 + code - 0x30;
+      else digits = false;
+    }
     const next = close + 1 === key.length ? -1 : close + 1;
     if (next !== -1 && key.charCodeAt(next) !== OPEN_BRACKET) return 0;
-    const inner = key.indexOf('[', open + 1);
-    if (inner !== -1 && inner < close) return 0;
+    const length = close - open - 1;
     let segment: string | number;
-    if (close === open + 1) {
+    if (length === 0) {
       if (next !== -1) return 0;
       segment = APPEND;
+    } else if (digits && (length === 1 || key.charCodeAt(open + 1) !== 0x30)) {
+      if (length > 9 || index >= arrayLimit) return 0;
+      segment = index;
     } else {
       const content = key.slice(open + 1, close);
       if (content === '__proto__') return 0;
-      const index = arrayIndex(content);
-      if (index >= arrayLimit) return 0;
-      segment = index === -1 ? content : index;
+      segment = content;
     }
     segments[count++] = segment;
     open = next;
   }
   return count;
-}
-
-/**
- * The index qs reads in a group's text (String(parseInt(text)) === text, not negative), -1 for
- * none, Infinity for one too long to trust (nestedForm leaves those to qs).
- */
-function arrayIndex(text: string): number {
-  const first = text.charCodeAt(0);
-  if (first < 0x30 || first > 0x39 || (first === 0x30 && text.length > 1)) return -1;
-  for (let i = 1; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x30 || code > 0x39) return -1;
-  }
-  return text.length > 9 ? Number.POSITIVE_INFINITY : Number(text);
 }
 
 /**
