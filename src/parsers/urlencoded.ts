@@ -119,9 +119,11 @@ function nestedForm(pairs: Flat, depth: number, arrayLimit: number): Flat | unde
   return form as Flat;
 }
 
-// One group of a key as qs reads it: an object's key (a string, the name first), an array
-// index (a number), or `[]` (APPEND), then the count in use (segments is reused per key).
+// A key as qs reads it, one entry per group: an object's key (a string; the name first), an
+// array index (a number) or a final `[]` (APPEND). One array, reused for every key.
 const APPEND = -1;
+// At most this many groups are merged here, one level of recursion each: a deeper key is qs's,
+// whose merge then overflows the stack into body-parser's 400 as before.
 const SEGMENTS = 20;
 const segments: (string | number)[] = [];
 const FAILED = Symbol('failed');
