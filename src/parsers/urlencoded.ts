@@ -104,6 +104,13 @@ type Node = Record<string, unknown> | unknown[];
  * them as split.
  */
 function nestedForm(pairs: Flat, depth: number, arrayLimit: number): Flat | undefined {
+  const form = buildNested(pairs, depth, arrayLimit);
+  // The groups of the last key read are the body's text: not kept past the request.
+  segments.length = 0;
+  return form;
+}
+
+function buildNested(pairs: Flat, depth: number, arrayLimit: number): Flat | undefined {
   const form: Record<string, unknown> = {};
   holey = false;
   for (const key of Object.keys(pairs)) {
