@@ -567,6 +567,33 @@ export const mutants = [
     'strictDepth: false,',
   ),
   parsers(
+    'urlencoded: a nested form built past the depth',
+    'src/parsers/urlencoded.ts',
+    'if (count > depth || count > SEGMENTS) return 0;',
+    'if (count > SEGMENTS) return 0;',
+  ),
+  pinned(
+    parsers(
+      'urlencoded: a nested form built at any depth (recursion past the stack)',
+      'src/parsers/urlencoded.ts',
+      'if (count > depth || count > SEGMENTS) return 0;',
+      'if (count > depth) return 0;',
+    ),
+    'test/hostile/attacks-parsers',
+  ),
+  parsers(
+    'urlencoded: a nested form takes a __proto__ name',
+    'src/parsers/urlencoded.ts',
+    "if (name === '' || name === '__proto__') return 0;",
+    "if (name === '') return 0;",
+  ),
+  parsers(
+    'urlencoded: a nested form takes a __proto__ group',
+    'src/parsers/urlencoded.ts',
+    "if (content === '__proto__') return 0;",
+    '',
+  ),
+  parsers(
     'urlencoded: a depth error is not a 400',
     'src/parsers/urlencoded.ts',
     'if (err instanceof RangeError) {',

@@ -66,11 +66,14 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
       into: Object.create(null),
       add: addPair,
     });
+    // Long arrays stay arrays (qs turns an array past its limit into an object).
+    const arrayLimit = Math.max(100, count);
+    const form = nestedForm(pairs, depth, arrayLimit);
+    if (form !== undefined) return form;
     try {
       return qs.parse(pairs as never, {
         allowPrototypes: true,
-        // Long arrays stay arrays (qs turns an array past its limit into an object).
-        arrayLimit: Math.max(100, count),
+        arrayLimit,
         depth,
         parameterLimit,
         strictDepth: true,
@@ -82,6 +85,188 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
       throw err;
     }
   };
+}
+
+type Value = string | string[];
+type Node = Record<string, unknown> | unknown[];
+
+/**
+ * What qs 6 makes of the split pairs (extended grammar) for the keys forms are written with,
+ * built straight into the result: `name`, `name[key]`, `name[0]` and a final `name[]`, up to
+ * `depth` groups. qs builds an object per group of each key, merges it into the result with a
+ * generic deep merge (two WeakMap look-ups per key it visits), then walks the whole result to
+ * close the holes of sparse arrays; about half the cost of a nested form (docs/benchmarks.md).
+ * undefined where a key or a merge leaves that subset, and qs then reads the whole form:
+ * an empty name (`[a]`), a group inside a group, text after a group, `[]` before the last
+ * group, `__proto__`, an index past the array limit, more groups than `depth` (qs's
+ * strictDepth error) or than SEGMENTS, and a value meeting a container at one name (qs's
+ * conflict rules). The pairs are not changed on the way (their arrays are copied), so qs reads
+ * them as split.
+ */
+function nestedForm(pairs: Flat, depth: number, arrayLimit: number): Flat | undefined {
+  const form = buildNested(pairs, depth, arrayLimit);
+  // The groups of the last key read are the body's text: not kept past the request.
+  segments.length = 0;
+  return form;
+}
+
+function buildNested(pairs: Flat, depth: number, arrayLimit: number): Flat | undefined {
+  const form: Record<string, unknown> = {};
+  holey = false;
+  for (const key of Object.keys(pairs)) {
+    // qs skips the empty key.
+    if (key === '') continue;
+    const count = keySegments(key, depth, arrayLimit);
+    if (count === 0) return undefined;
+    const value = pairs[key] as Value;
+    const leaf = typeof value === 'string' ? value : value.slice();
+    if (mergeAt(form, 0, count, leaf) === FAILED) return undefined;
+  }
+  if (holey) compactArrays(form);
+  return form as Flat;
+}
+
+// A key as qs reads it, one entry per group: an object's key (a string; the name first), an
+// array index (a number) or a final `[]` (APPEND). One array, reused for every key.
+const APPEND = -1;
+// At most this many groups are merged here, one level of recursion each: a deeper key is qs's,
+// whose merge then overflows the stack into body-parser's 400 as before.
+const SEGMENTS = 20;
+const segments: (string | number)[] = [];
+const FAILED = Symbol('failed');
+// Whether an index left a hole in an array (qs then closes them all, utils.compact).
+let holey = false;
+
+/**
+ * `key` into `segments`: how many, or 0 where the key is outside nestedForm's subset. A group's
+ * text is an index where qs takes it for one: a non-negative integer as String writes it.
+ */
+function keySegments(key: string, depth: number, arrayLimit: number): number {
+  let open = key.indexOf('[');
+  const name = open === -1 ? key : key.slice(0, open);
+  if (name === '' || name === '__proto__') return 0;
+  segments[0] = name;
+  let count = 1;
+  while (open !== -1) {
+    if (count > depth || count > SEGMENTS) return 0;
+    // One pass over the group: where it closes, and whether it holds only digits (and which).
+    let close = open + 1;
+    let index = 0;
+    let digits = true;
+    for (; ; close++) {
+      if (close === key.length) return 0;
+      const code = key.charCodeAt(close);
+      if (code === CLOSE_BRACKET) break;
+      if (code === OPEN_BRACKET) return 0;
+      if (code >= 0x30 && code <= 0x39) index = index * 10 + code - 0x30;
+      else digits = false;
+    }
+    const next = close + 1 === key.length ? -1 : close + 1;
+    if (next !== -1 && key.charCodeAt(next) !== OPEN_BRACKET) return 0;
+    const length = close - open - 1;
+    let segment: string | number;
+    if (length === 0) {
+      if (next !== -1) return 0;
+      segment = APPEND;
+    } else if (digits && (length === 1 || key.charCodeAt(open + 1) !== 0x30)) {
+      if (length > 9 || index >= arrayLimit) return 0;
+      segment = index;
+    } else {
+      const content = key.slice(open + 1, close);
+      if (content === '__proto__') return 0;
+      segment = content;
+    }
+    segments[count++] = segment;
+    open = next;
+  }
+  return count;
+}
+
+/**
+ * qs's merge(target, branch(from)), the value then at that place, or FAILED where qs would take
+ * a path nestedForm leaves to it (arrayToObject, its conflict and overflow objects).
+ */
+function mergeAt(target: unknown, from: number, count: number, leaf: Value): unknown {
+  if (from === count) {
+    if (leaf === '') return target;
+    if (!Array.isArray(target)) return FAILED;
+    if (typeof leaf === 'string') target.push(leaf);
+    else appendAll(target, leaf);
+    return target;
+  }
+  const segment = segments[from] as string | number;
+  if (typeof segment === 'string') {
+    if (typeof target !== 'object' || target === null || Array.isArray(target)) return FAILED;
+    const node = target as Record<string, unknown>;
+    if (!hasOwn.call(node, segment)) node[segment] = branch(from + 1, count, leaf);
+    else {
+      const merged = mergeAt(node[segment], from + 1, count, leaf);
+      if (merged === FAILED) return FAILED;
+      node[segment] = merged;
+    }
+    return node;
+  }
+  if (!Array.isArray(target)) return FAILED;
+  if (segment === APPEND) {
+    appendAll(target, typeof leaf === 'string' ? [leaf] : leaf);
+    return target;
+  }
+  if (!hasOwn.call(target, segment)) {
+    if (segment > target.length) holey = true;
+    target[segment] = branch(from + 1, count, leaf);
+    return target;
+  }
+  // The item is an object where more groups follow, or where the leaf is an array.
+  const existing = target[segment];
+  if (
+    typeof existing === 'object' &&
+    existing !== null &&
+    (from + 1 < count || typeof leaf !== 'string')
+  ) {
+    const merged = mergeAt(existing, from + 1, count, leaf);
+    if (merged === FAILED) return FAILED;
+    target[segment] = merged;
+  } else target.push(branch(from + 1, count, leaf));
+  return target;
+}
+
+/** qs's merge of an array of values into an array: each to its index, or appended when taken. */
+function appendAll(target: unknown[], values: string[]): void {
+  for (let i = 0; i < values.length; i++) {
+    if (hasOwn.call(target, i)) target.push(values[i]);
+    else target[i] = values[i];
+  }
+}
+
+/** What qs's parseObject builds for the groups from `from` on: one container per group. */
+function branch(from: number, count: number, leaf: Value): unknown {
+  let node: unknown = leaf;
+  for (let i = count - 1; i >= from; i--) {
+    const segment = segments[i] as string | number;
+    if (segment === APPEND) node = typeof leaf === 'string' ? [leaf] : leaf;
+    else if (typeof segment === 'number') {
+      const array: unknown[] = [];
+      if (segment > 0) holey = true;
+      array[segment] = node;
+      node = array;
+    } else {
+      const object: Record<string, unknown> = {};
+      object[segment] = node;
+      node = object;
+    }
+  }
+  return node;
+}
+
+/** Sparse arrays made dense, as qs's compact leaves them. */
+function compactArrays(node: Node): void {
+  const keys = Object.keys(node);
+  for (const key of keys) {
+    const value = (node as Record<string, unknown>)[key];
+    if (typeof value !== 'object' || value === null) continue;
+    compactArrays(value as Node);
+    if (Array.isArray(value)) (node as Record<string, unknown>)[key] = value.filter(() => true);
+  }
 }
 
 /**

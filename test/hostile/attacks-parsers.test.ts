@@ -128,6 +128,18 @@ describe('deeply nested extended urlencoded keys', () => {
     assertWithinBaseline(r.ms, base, 'depth 300,000');
   });
 
+  test('two keys sharing a 5,000-deep path with depth: Infinity answer 400 querystring.parse.rangeError', async () => {
+    // Merging the second key into the first one's path recurses once per level: past the
+    // stack, the 400 body-parser gives, not a 500 or a body.
+    const path = `a${'[b]'.repeat(5000)}`;
+    const parser = hostile.subject.parsers.urlencoded({ extended: true, depth: Infinity });
+    const r = await exchange(parser, { headers: form, body: `${path}[c]=1&${path}[d]=2` });
+    assertHttpError(r.outcome.error, hostile.documented, {
+      status: 400,
+      type: 'querystring.parse.rangeError',
+    });
+  });
+
   test('nesting within the depth still parses (32 levels by default)', async () => {
     const body = `a${'[b]'.repeat(32)}=x`;
     const r = await exchange(hostile.subject.parsers.urlencoded({ extended: true }), {

@@ -48,6 +48,14 @@ describe('attacks on the parsers', () => {
     assert.equal(Object.getPrototypeOf(parsed), Object.prototype);
   });
 
+  it('a __proto__ group inside a form key is dropped, never made a prototype', async () => {
+    const result = await exchange(extended(), FORM, 'a[__proto__][x]=1&a[y]=2&b[c][__proto__]=3');
+    assertBody(result, { a: { y: '2' }, b: { c: {} } });
+    const a = (result.outcome.body as { a: Record<string, unknown> }).a;
+    assert.equal(Object.getPrototypeOf(a), Object.prototype);
+    assert.equal(a.x, undefined);
+  });
+
   it('JSON __proto__ / constructor.prototype keys, escaped or not, are refused', async () => {
     for (const body of [
       '{"__proto__":{"x":1}}',

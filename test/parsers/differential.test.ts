@@ -353,6 +353,20 @@ const corpus: readonly Case[] = [
     body: Array.from({ length: 150 }, (_, i) => `f[${i}]=${i}`).join('&'),
   },
   {
+    name: 'form extended values appended to an indexed array',
+    parser: 'urlencoded',
+    options: { extended: true },
+    type: FORM,
+    body: 'a[0]=x&a[]=y&a[]=z&b[2]=u&b[]=v&b[]=w&c[]=p&c[0]=q',
+  },
+  {
+    name: 'form extended one name as value, object and array',
+    parser: 'urlencoded',
+    options: { extended: true },
+    type: FORM,
+    body: 'a=1&a[b]=2&c[d]=3&c=&e[0][f]=4&e[0]=5&e[0]=6&g[x]=7&g[0]=8',
+  },
+  {
     name: 'form extended sparse index',
     parser: 'urlencoded',
     options: { extended: true },

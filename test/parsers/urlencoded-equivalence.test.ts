@@ -95,7 +95,59 @@ const longBody = fc
   )
   .map((pairs) => pairs.join('&'));
 
-function side(factory: (o: object) => Middleware, options = combos): Middleware {
+// Forms of bracketed keys as pages write them (`user[address][city]`, `items[0][sku]`,
+// `tags[]`), mixed with the keys qs reads in its own ways (a group in a group, text after a
+// group, `[]` before the last group, indexes past the array limit, prototype names), so that
+// the same names meet as values, objects and arrays. With the extended grammar's depths.
+const nestedCombos = [32, 2, 0].map((depth) => ({ extended: true, depth }));
+const oddKey = fc
+  .tuple(
+    fc.constantFrom('a', 'a', 'b', '0', 'constructor', '__proto__', 'toString', '', 'c]'),
+    fc.array(
+      fc.constantFrom(
+        '[]',
+        '[0]',
+        '[1]',
+        '[2]',
+        '[5]',
+        '[x]',
+        '[y]',
+        '[01]',
+        '[-1]',
+        '[ 1]',
+        '[99]',
+        '[150]',
+        '[__proto__]',
+        '[toString]',
+        '[a[b]]',
+        '[',
+        ']',
+        'z',
+        '%5B0%5D',
+      ),
+      { maxLength: 4 },
+    ),
+  )
+  .map(([name, groups]) => name + groups.join(''));
+// The same few names and groups, so that keys meet often.
+const commonKey = fc
+  .tuple(
+    fc.constantFrom('a', 'b'),
+    fc.array(fc.constantFrom('[]', '[0]', '[1]', '[2]', '[x]', '[y]'), { maxLength: 3 }),
+  )
+  .map(([name, groups]) => name + groups.join(''));
+const nestedKey = fc.oneof({ arbitrary: commonKey, weight: 3 }, { arbitrary: oddKey, weight: 1 });
+const nestedPair = fc
+  .tuple(nestedKey, fc.option(fc.constantFrom('', 'v', 'w', '1', '%41', '+')))
+  .map(([key, value]) => (value === null ? key : `${key}=${value}`));
+const nestedBody = fc
+  .oneof(
+    fc.array(nestedPair, { minLength: 1, maxLength: 8 }),
+    fc.array(nestedPair, { minLength: 101, maxLength: 130 }),
+  )
+  .map((pairs) => pairs.join('&'));
+
+function side(factory: (o: object) => Middleware, options: readonly object[] = combos): Middleware {
   const built = options.map((c) => factory(c));
   return (req, res, next) => (built[Number(req.headers['x-combo'])] as Middleware)(req, res, next);
 }
@@ -105,16 +157,28 @@ describe('urlencoded equivalence with body-parser', () => {
   let theirs: TestServer;
   let oursLong: TestServer;
   let theirsLong: TestServer;
+  let oursNested: TestServer;
+  let theirsNested: TestServer;
   before(async () => {
     ours = await startServer({ middleware: [side(parsers.urlencoded as never)] });
     theirs = await startServer({ middleware: [side(bodyParser.urlencoded as never)] });
     oursLong = await startServer({ middleware: [side(parsers.urlencoded as never, longCombos)] });
+    oursNested = await startServer({
+      middleware: [side(parsers.urlencoded as never, nestedCombos)],
+    });
+    theirsNested = await startServer({
+      middleware: [side(bodyParser.urlencoded as never, nestedCombos)],
+    });
     theirsLong = await startServer({
       middleware: [side(bodyParser.urlencoded as never, longCombos)],
     });
   });
   after(async () => {
-    await Promise.all([ours, theirs, oursLong, theirsLong].map((server) => server.close()));
+    await Promise.all(
+      [ours, theirs, oursLong, theirsLong, oursNested, theirsNested].map((server) =>
+        server.close(),
+      ),
+    );
   });
 
   /** Random forms posted to both servers with a random combination of options. */
@@ -158,5 +222,27 @@ describe('urlencoded equivalence with body-parser', () => {
 
   it('gives the same body or error for random forms of over 100 parameters', async () => {
     await sameAsBodyParser(longBody, () => [oursLong, theirsLong], 100);
+  });
+
+  it('gives the same nested body, its keys in the same order, for forms of bracketed keys', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        nestedBody,
+        fc.integer({ min: 0, max: nestedCombos.length - 1 }),
+        async (form, combo) => {
+          const type = 'application/x-www-form-urlencoded';
+          const headers = { 'x-combo': String(combo) };
+          const a = await post(oursNested, type, form, headers);
+          const b = await post(theirsNested, type, form, headers);
+          const view = (x: typeof a) => {
+            const err = x.outcome.error as { type?: string; message?: string } | undefined;
+            // As JSON text: the order of the keys too.
+            return err ? `${err.type} ${err.message}` : JSON.stringify(x.outcome.body);
+          };
+          assert.equal(view(a), view(b), `${form} (${JSON.stringify(nestedCombos[combo])})`);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
