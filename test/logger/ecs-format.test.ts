@@ -57,3 +57,24 @@ for (const framework of frameworks) {
     });
   });
 }
+
+describe('the ecs format’s event.duration', () => {
+  it('is the whole number of nanoseconds, written as JavaScript writes it, at every size', async () => {
+    // One clock step per request is its duration: from a nanosecond, across each group of
+    // three digits, to past a second and a day.
+    const steps = [0.000001, 0.000999, 0.001, 0.123456, 1, 12.000001, 999.999999, 1000, 86_400_000];
+    const server = await loggedServer((stream) => logger('ecs', { stream }));
+    try {
+      for (const [index, step] of steps.entries()) {
+        undo();
+        undo = fixTime(step);
+        await send(server, { path: '/' });
+        const lines = await server.capture.waitFor(index + 1);
+        const text = /"event\.duration":([^,}]*)/.exec(lines[index] as string)?.[1];
+        assert.equal(text, String(Math.round(step * 1e6)), `a step of ${step} ms`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

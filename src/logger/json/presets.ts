@@ -130,6 +130,25 @@ function nanoseconds(ms: number): number {
   return Math.round(ms * 1e6);
 }
 
+/** `0` to `999`, and the same as three digits (`000` to `999`): a number's text by groups. */
+const GROUPS: readonly string[] = Array.from({ length: 1000 }, (_, n) => String(n));
+const PADDED_GROUPS: readonly string[] = GROUPS.map((text) => text.padStart(3, '0'));
+
+/**
+ * `String(ns)` for a line's nanoseconds, joined from groups of three digits below a second.
+ * A duration in nanoseconds is a new number every line, never in V8's cache of numbers
+ * recently written as text, so `String` converted it in the runtime: about 450 instructions
+ * of a 9,000-instruction `ecs` line (callgrind), against about 150 for the joined groups.
+ */
+function nanosecondsText(ns: number): string {
+  if (!(ns >= 0 && ns < 1e9)) return String(ns);
+  const ms = Math.trunc(ns / 1e6);
+  const us = Math.trunc(ns / 1e3) - ms * 1e3;
+  const rest = ns - ms * 1e6 - us * 1e3;
+  if (ms > 0) return `${GROUPS[ms]}${PADDED_GROUPS[us]}${PADDED_GROUPS[rest]}`;
+  return us > 0 ? `${GROUPS[us]}${PADDED_GROUPS[rest]}` : (GROUPS[rest] as string);
+}
+
 const durationNs = declareFieldTokens(
   (_tokens, req, res) => {
     const ms = lineDuration(req, res);
@@ -368,59 +387,10 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
     const route = layout.route === undefined ? undefined : reader(policy, 'route');
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
-    return (req, res) => {
-      const url = fullUrl(req);
-      // Nothing to mask or escape in the path and the query: both written as they are.
-      const plain = typeof url === 'string' && !hint.test(url);
-      let pathValue: string | undefined;
-      let queryValue: string | undefined;
-      if (plain && url.charCodeAt(0) === SLASH) {
-        // An origin-form target (`/p?q`), as nearly every request has: one search for `?`.
-        const at = url.indexOf('?');
-        pathValue = at === -1 ? url : url.slice(0, at);
-        queryValue = at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
-      } else {
-        pathValue = pathOf(url);
-        queryValue = plain ? plainQuery(url as string) : queryOf(url, policy);
-      }
-      const pathInner = plain ? (pathValue as string) : encodeInner(`${pathValue}`);
-      const m = req.method;
-      const known = methods[plainMethod(m)];
-      const methodInner = known === undefined ? encodeInner(`${m}`) : '';
-      const code = statusCodeOf(res);
-      const ms = lineDuration(req, res);
-      const coded = typeof code === 'number';
-      let line = `${time}${isoNowJson()}${levels[levelOfCode(code)]}${known === undefined ? `${methodInner} ` : known.word}${pathInner}${code === undefined ? ' (no response)' : (coded && STATUS_WORDS[code]) || ` ${code}`}${durationWords(ms)}${
-        known !== undefined
-          ? known.field
-          : typeof m === 'string' && m !== ''
-            ? `${afterText}${method}${methodInner}"`
-            : afterText
-      }`;
+    /** The line from the client on: address, user agent, version, route, request id, trace. */
+    const tail = (from: string, req: LogRequest, res: LogResponse): string => {
+      let line = from;
       let open = false;
-      if (pathValue !== undefined && pathValue !== '') {
-        line += `${path}${pathInner}`;
-        open = true;
-      }
-      if (typeof queryValue === 'string' && queryValue !== '') {
-        line += `${open ? `"${query}` : query}${plain ? queryValue : encodeInner(queryValue)}`;
-        open = true;
-      }
-      if (code !== undefined) {
-        line +=
-          (coded && (open ? statusFieldsAfterString[code] : statusFields[code])) ||
-          `${open ? '"' : ''}${layout.status}${code}`;
-      } else if (open) {
-        line += '"';
-      }
-      const failure = failureOf(req);
-      if (failure !== undefined) {
-        line = withString(line, errorType, errorTypeOf(failure));
-        line = withString(line, errorMessage, errorMessageOf(failure));
-      }
-      line = withField(line, layout.size, sizeText(req, res));
-      if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
-      open = false;
       const addressValue = remoteAddress(req, res);
       if (typeof addressValue === 'string' && addressValue !== '') {
         line += `${address}${encodeInner(addressValue)}`;
@@ -451,6 +421,64 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       return layout.flags === undefined
         ? `${line}"}`
         : `${line}${flagsOpen}${traceFlagsText(ids.traceFlags)}"}`;
+    };
+    return (req, res) => {
+      const url = fullUrl(req);
+      // Nothing to mask or escape in the path and the query: both written as they are.
+      const plain = typeof url === 'string' && !hint.test(url);
+      let pathValue: string | undefined;
+      let queryValue: string | undefined;
+      if (plain && url.charCodeAt(0) === SLASH) {
+        // An origin-form target (`/p?q`), as nearly every request has: one search for `?`.
+        const at = url.indexOf('?');
+        pathValue = at === -1 ? url : url.slice(0, at);
+        queryValue = at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
+      } else {
+        pathValue = pathOf(url);
+        queryValue = plain ? plainQuery(url as string) : queryOf(url, policy);
+      }
+      const pathInner = plain ? (pathValue as string) : encodeInner(`${pathValue}`);
+      const m = req.method;
+      const known = methods[plainMethod(m)];
+      const methodInner = known === undefined ? encodeInner(`${m}`) : '';
+      const code = statusCodeOf(res);
+      const ms = lineDuration(req, res);
+      const coded = typeof code === 'number';
+      // The message (`GET /p 200 1.2 ms`), then the fields after it up to the method's.
+      const methodWord = known === undefined ? `${methodInner} ` : known.word;
+      const statusWord =
+        code === undefined ? ' (no response)' : (coded && STATUS_WORDS[code]) || ` ${code}`;
+      const methodField =
+        known !== undefined
+          ? known.field
+          : typeof m === 'string' && m !== ''
+            ? `${afterText}${method}${methodInner}"`
+            : afterText;
+      let line = `${time}${isoNowJson()}${levels[levelOfCode(code)]}${methodWord}${pathInner}${statusWord}${durationWords(ms)}${methodField}`;
+      let open = false;
+      if (pathValue !== undefined && pathValue !== '') {
+        line += `${path}${pathInner}`;
+        open = true;
+      }
+      if (typeof queryValue === 'string' && queryValue !== '') {
+        line += `${open ? `"${query}` : query}${plain ? queryValue : encodeInner(queryValue)}`;
+        open = true;
+      }
+      if (code !== undefined) {
+        line +=
+          (coded && (open ? statusFieldsAfterString[code] : statusFields[code])) ||
+          `${open ? '"' : ''}${layout.status}${code}`;
+      } else if (open) {
+        line += '"';
+      }
+      const failure = failureOf(req);
+      if (failure !== undefined) {
+        line = withString(line, errorType, errorTypeOf(failure));
+        line = withString(line, errorMessage, errorMessageOf(failure));
+      }
+      line = withField(line, layout.size, sizeText(req, res));
+      if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
+      return tail(line, req, res);
     };
   };
 }
@@ -518,7 +546,7 @@ declarePresetLine(
     flags: undefined,
     durationText: (ms) => {
       const ns = nanoseconds(ms);
-      return Number.isFinite(ns) ? String(ns) : undefined;
+      return Number.isFinite(ns) ? nanosecondsText(ns) : undefined;
     },
   }),
 );
