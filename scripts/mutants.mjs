@@ -593,6 +593,15 @@ export const mutants = [
     "if (content === '__proto__') return 0;",
     '',
   ),
+  pinned(
+    parsers(
+      'urlencoded: a nested form keeps its last key after the request',
+      'src/parsers/urlencoded.ts',
+      '  segments.length = 0;\n',
+      '',
+    ),
+    'test/hostile/memory',
+  ),
   parsers(
     'urlencoded: a depth error is not a 400',
     'src/parsers/urlencoded.ts',

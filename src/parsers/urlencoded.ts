@@ -3,12 +3,12 @@
 // The body is split into `key=value` pairs here, as qs's own first stage does (same
 // decoding, charset sentinel, numeric entities), but with repeated keys collected in linear
 // time: qs combines each repeat by copying the whole array so far, so `a&a&a...` costs O(n²).
-// For the extended grammar the structure of the keys (`a[b][]`, depth, array limits, prototype
-// guards) is then left to qs, which reads an already-split object exactly as it reads its own
-// first stage's output (extendedGrammar). The flat grammar (body-parser's qs at depth 0) has
-// so little structure that it is built here directly, which is most of its cost saved: a form
-// as browsers send it (UTF-8, no brackets) in one pass over the text (plainForm), any other in
-// qs's way (flatGrammar).
+// For the extended grammar the form is then built here for the keys forms are written with
+// (nestedForm), and any other form is left to qs, which reads an already-split object exactly
+// as it reads its own first stage's output (extendedGrammar). The flat grammar (body-parser's
+// qs at depth 0) has so little structure that it is built here directly, which is most of its
+// cost saved: a form as browsers send it (UTF-8, no brackets) in one pass over the text
+// (plainForm), any other in qs's way (flatGrammar).
 
 import qs from 'qs';
 import { createError } from '../errors.js';
@@ -56,8 +56,9 @@ export const urlencoded: UrlencodedParser = definePipeline<UrlencodedParser>(
 );
 
 /**
- * `extended: true`: the pairs split here (in linear time, see the top of this file), their
- * keys' structure (`a[b][]`, depth, array limits, prototype guards) left to qs.
+ * `extended: true`: the pairs split here (in linear time, see the top of this file), then
+ * built into the form by nestedForm, or by qs where a key or a merge is one nestedForm leaves
+ * out.
  */
 function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
   const { charsetSentinel, interpretNumericEntities, depth, parameterLimit } = options;

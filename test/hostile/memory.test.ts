@@ -62,6 +62,12 @@ test('10 MB of "&" (limit 20mb): 413 parameters.too.many, peak RSS grows by less
   assert.ok(r.peakGrowth < 45 * MB, `peak RSS grew by ${mb(r.peakGrowth)}`);
 });
 
+test('an extended form whose last key has a 5 MB group: nothing of the key is held after the request (heap grows by less than 2 MB)', async () => {
+  const r = await scenario('nested-key');
+  assert.equal(r.status, 200);
+  assert.ok(r.heapGrowth < 2 * MB, `heap grew by ${mb(r.heapGrowth)}`);
+});
+
 test('10,000 mixed valid, invalid, oversized and aborted requests leave heap and handles flat', async () => {
   const r = await scenario('churn', '10000');
   // Every kind of request was exercised (the 1,000 warm-up requests count too).
