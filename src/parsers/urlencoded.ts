@@ -130,8 +130,9 @@ function buildNested(pairs: Flat, depth: number, arrayLimit: number): Flat | und
 // A key as qs reads it, one entry per group: an object's key (a string; the name first), an
 // array index (a number) or a final `[]` (APPEND). One array, reused for every key.
 const APPEND = -1;
-// At most this many groups are merged here, one level of recursion each: a deeper key is qs's,
-// whose merge then overflows the stack into body-parser's 400 as before.
+// At most this many groups are merged here, one level of recursion each: a deeper key is left
+// to qs, as before (which parses it; only thousands of levels deep, with `depth: Infinity`, does
+// qs's merge overflow the stack, into body-parser's 400).
 const SEGMENTS = 20;
 const segments: (string | number)[] = [];
 const FAILED = Symbol('failed');
