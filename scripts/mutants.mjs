@@ -767,6 +767,12 @@ export const mutants = [
     '  return false;',
   ),
   logger(
+    'redact: a name after a second ? not masked',
+    'src/logger/core/redact.ts',
+    '  if (name.charCodeAt(0) === QUESTION_MARK && policy.query.has(name.slice(1))) return true;',
+    '',
+  ),
+  logger(
     'redact: userinfo kept',
     'src/logger/core/redact.ts',
     "  if (url.indexOf('@') === -1) return url;",

@@ -142,6 +142,13 @@ describe('query redaction', () => {
     const line = await lineFor(':url :query', { path: '/x?token=abc' });
     assert.equal(line, '/x?token=REDACTED token=REDACTED');
   });
+
+  it('a listed name right after a second ? is masked (URLSearchParams drops a leading ?)', async () => {
+    const text = await lineFor(':url :query', { path: '/x??token=abc' });
+    assert.equal(text, '/x??token=REDACTED ?token=REDACTED');
+    const json = await lineFor('json', { path: '/x??token=abc' });
+    assert.equal(JSON.parse(json)['url.query'], '?token=REDACTED');
+  });
 });
 
 describe('the redact option', () => {

@@ -252,6 +252,8 @@ function redactRefresh(policy: RedactPolicy, value: string): string {
   return masked === url ? value : `${prefix}${masked}${value.slice(end)}`;
 }
 
+const QUESTION_MARK = 0x3f;
+
 function decodedName(key: string): string {
   const spaced = key.replace(/\+/g, ' ');
   try {
@@ -271,6 +273,9 @@ function decodedName(key: string): string {
 function isListedKey(policy: RedactPolicy, key: string): boolean {
   const name = decodedName(key);
   if (policy.query.has(name)) return true;
+  // URLSearchParams drops a `?` its text starts with: the query of `/p??token=S`, handed to it
+  // as it is, has `token` first.
+  if (name.charCodeAt(0) === QUESTION_MARK && policy.query.has(name.slice(1))) return true;
   if (!name.includes('[')) return false;
   for (const part of name.split(/[[\]]/)) if (part !== '' && policy.query.has(part)) return true;
   return false;
