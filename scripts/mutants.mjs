@@ -932,8 +932,26 @@ export const mutants = [
   logger(
     'remote-user: an API key given as the user name is written',
     'src/logger/core/basic-auth.ts',
-    "blank(parts[2] as string) && user !== '' && policy.headers.has('authorization')\n    ? MASK\n    : user;",
+    "blank(parts[2] as string) && looksLikeKey(user) && policy.headers.has('authorization')\n    ? MASK\n    : user;",
     'user;',
+  ),
+  logger(
+    "remote-user: a person's name with no password taken for a key",
+    'src/logger/core/basic-auth.ts',
+    'blank(parts[2] as string) && looksLikeKey(user) && policy',
+    "blank(parts[2] as string) && user !== '' && policy",
+  ),
+  logger(
+    'remote-user: a key without a known prefix taken for a name',
+    'src/logger/core/basic-auth.ts',
+    'return KEY_PREFIX.test(user) || (user.length >= 20 && interleaved(user));',
+    'return KEY_PREFIX.test(user);',
+  ),
+  logger(
+    'remote-user: a short name with a key prefix taken for a key',
+    'src/logger/core/basic-auth.ts',
+    'if (user.length < 16 || !KEY_ALPHABET.test(user)) return false;',
+    'if (!KEY_ALPHABET.test(user)) return false;',
   ),
   logger(
     'remote-user: a password of white space taken for a password',
@@ -944,8 +962,8 @@ export const mutants = [
   logger(
     'remote-user: the key is masked whatever the redact option',
     'src/logger/core/basic-auth.ts',
-    "blank(parts[2] as string) && user !== '' && policy.headers.has('authorization')",
-    "blank(parts[2] as string) && user !== ''",
+    "blank(parts[2] as string) && looksLikeKey(user) && policy.headers.has('authorization')",
+    'blank(parts[2] as string) && looksLikeKey(user)',
   ),
   logger(
     'body-bytes: strings counted in UTF-16 units',

@@ -1,7 +1,7 @@
 // An API key sent as the Basic-auth user name with an empty password (`curl -u sk_live_...:`,
 // the scheme of Stripe and others) is a credential: it reaches no line or record while the
-// logger masks `Authorization`, in any format. A name with a password is logged as morgan logs
-// it, and `redact: false` logs the key as morgan does.
+// logger masks `Authorization`, in any format. A person's name, with a password or without, is
+// logged as morgan logs it, and `redact: false` logs the key as morgan does.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -73,6 +73,64 @@ for (const [format, userIn] of Object.entries(formats)) {
     });
   });
 }
+
+// Real key shapes (made up, in each provider's published format) and people's user names, all
+// sent with an empty password.
+const KEYS = [
+  'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+  'rk_test_abcdefghijklmnopqrstuvwx',
+  'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789',
+  'github_pat_11ABCDEFG0abcdefghijklmnop',
+  'xoxb-123456789012-abcdefghijklmnop',
+  'AKIAIOSFODNN7EXAMPLE',
+  'glpat-abcdefghijklmnopqrst',
+  'npm_abcdefghijklmnopqrstuvwxyz0123456789',
+  'SG.abcdefghijklmnop.qrstuvwxyz',
+  'shpat_abcdefghijklmnopqrstuvwxyz',
+  'key-3ax6xnjp29jd6fds4gc373sgvjxteol0',
+  '550e8400-e29b-41d4-a716-446655440000',
+  'd41d8cd98f00b204e9800998ecf8427e',
+  'dGhpcyBpcyBhIGJhc2U2NCBrZXkx',
+];
+const NAMES = [
+  'tj',
+  'tobi',
+  'admin',
+  'alice@example.com',
+  'christopher_alexander',
+  'firstname.lastname2024',
+  'sk_bob',
+  'key-master',
+  'AKIA',
+  'Jane Doe 1234567890abcdef',
+];
+
+describe('a user name sent with no password', () => {
+  it('is masked when it has the shape of a key', async () => {
+    for (const key of KEYS) {
+      const line = await firstLine(
+        (stream) => logger(':remote-user', { stream }),
+        basic(`${key}:`),
+      );
+      assert.equal(line, MASK, key);
+    }
+  });
+
+  it("is written as morgan writes it when it is a person's name", async () => {
+    for (const name of NAMES) {
+      const line = await firstLine(
+        (stream) => logger(':remote-user', { stream }),
+        basic(`${name}:`),
+      );
+      assert.equal(line, name);
+    }
+  });
+
+  it("is written as it is in combined when it is a person's name", async () => {
+    const line = await firstLine((stream) => logger('combined', { stream }), basic('tj:'));
+    assert.equal(line.split(' ')[2], 'tj');
+  });
+});
 
 describe('an API key as the Basic user name, in JSON fields and OpenTelemetry records', () => {
   it('is masked in a JSON field reading :remote-user', async () => {
