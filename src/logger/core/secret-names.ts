@@ -105,8 +105,8 @@ export const SECRET_KEYS: readonly string[] = [
   'sig',
 ];
 
-/** The listed words of every secret sequence, in a row, the last one maybe plural. */
-const WORDS_SOURCE = `(?:^| )(?:${SECRET_WORDS.join('|')})s?(?: |$)`;
+/** In a key's words joined by spaces: a secret sequence's words in a row, the last maybe plural. */
+const WORDS = new RegExp(`(?:^| )(?:${SECRET_WORDS.join('|')})s?(?: |$)`);
 const STEMS = new RegExp(SECRET_STEMS.join('|'));
 
 /** The lower-cased words of a key. */
@@ -121,7 +121,7 @@ function squashedKey(key: string): string {
 
 /** Decisions remembered per matcher: body keys repeat from request to request. */
 const CACHE_ENTRIES = 512;
-/** Longer keys are decided each time: a key made up to fill the cache costs its own work. */
+/** Longer keys are decided each time, never held: the cache stays under 512 short strings. */
 const CACHED_KEY_LENGTH = 64;
 
 /**
@@ -134,11 +134,10 @@ export function secretKeyMatcher(names: Iterable<string>): (key: string) => bool
     const squashed = squashedKey(name);
     if (squashed !== '') whole.add(squashed);
   }
-  const words = new RegExp(WORDS_SOURCE);
   const decide = (key: string): boolean => {
     const list = keyWords(key);
     const squashed = list.join('');
-    return whole.has(squashed) || STEMS.test(squashed) || words.test(list.join(' '));
+    return whole.has(squashed) || STEMS.test(squashed) || WORDS.test(list.join(' '));
   };
   const decided = new Map<string, boolean>();
   return (key) => {
