@@ -16,4 +16,8 @@ export default defineConfig({
   treeshake: true,
   // No `import.meta.url` shim: src/optional-peer.ts uses the CommonJS build's own `require`.
   shims: false,
+  // Nor Rollup's: for `import.meta.url` (src/optional-peer.ts, whose CommonJS path uses
+  // `require`) it reads `document.currentScript` when the module loads, a global that test
+  // environments such as Jest's jsdom have and Node has not. Loading touches no global.
+  define: { 'import.meta.url': 'undefined' },
 });

@@ -5,7 +5,8 @@
 // modules by the tests, have `import.meta.url`. Neither is evaluated before the first call:
 // tsup's `import.meta.url` shim for CommonJS reads `__filename` when the module loads, which
 // Cloudflare's workerd does not define, so a build with the shim could not even be imported
-// there.
+// there; and Rollup's reads `document` (jsdom's, under Jest), so the build defines
+// `import.meta.url` away (tsup.config.ts): its path is never taken there.
 
 import { createRequire } from 'node:module';
 

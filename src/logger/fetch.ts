@@ -21,6 +21,7 @@
 // 101, which `new Response` cannot copy).
 
 import { AsyncResource } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { failureOf, recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import {
@@ -205,10 +206,15 @@ function nodeRequestOf(request: Request, second: unknown): NodeRequest | undefin
 /**
  * Whether this is Cloudflare's workerd, where `CF-Connecting-IP` is set by Cloudflare's edge
  * and cannot come from the client. Anywhere else that header is whatever the client sent.
+ * Asked when needed, not when the module loads: loading reads no global (a test environment's
+ * `navigator`, jsdom's, say), and only a request without any other address asks.
  */
-const onWorkerd =
-  (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent ===
-  'Cloudflare-Workers';
+function onWorkerd(): boolean {
+  return (
+    (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent ===
+    'Cloudflare-Workers'
+  );
+}
 
 /** A non-empty string, or undefined. */
 function address(value: unknown): string | undefined {
@@ -236,7 +242,7 @@ function runtimeAddress(request: Request, second: unknown, node: NodeRequest | u
   }
   const socket = address(node?.socket?.remoteAddress);
   if (socket !== undefined) return socket;
-  return onWorkerd ? address(request.headers.get('cf-connecting-ip')) : undefined;
+  return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;
 }
 
 /** Statuses whose response has no body (RFC 9110, section 6.4.1), and 101, which has none. */
@@ -316,9 +322,10 @@ class FetchExchange {
     this.req = new FetchRequest(request, ip, node);
     this.ids = ids;
     if (ids !== undefined) {
-      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID.
+      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID
+      // (node:crypto's, as the Node door's: a test environment may lack the `crypto` global).
       const incoming = ids.trust ? request.headers.get(ids.header) : undefined;
-      this.req.id = isValidRequestId(incoming) ? incoming : crypto.randomUUID();
+      this.req.id = isValidRequestId(incoming) ? incoming : randomUUID();
     }
     this.res = new FetchResponse();
     this.writer = writer;

@@ -3,6 +3,7 @@
 // middleware (index.ts) and the fetch wrapper (fetch.ts) each fill an `Exchange` their own way
 // and hand it to `log`.
 
+import { randomUUID } from 'node:crypto';
 import { failureOf } from '../failures.js';
 import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
@@ -381,7 +382,8 @@ export function lineWriter(
    */
   function logArrival(exchange: Exchange): void {
     const req = exchange.req as { id?: unknown };
-    if (req.id === undefined || req.id === null || req.id === '') req.id = crypto.randomUUID();
+    // node:crypto's, not the `crypto` global, which Jest's jsdom environment does not have.
+    if (req.id === undefined || req.id === null || req.id === '') req.id = randomUUID();
     const previous = enter(exchange);
     try {
       if (skipped(exchange.req, exchange.res)) return;

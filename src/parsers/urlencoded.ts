@@ -586,9 +586,15 @@ function decode(text: string, charset: string): string {
 }
 
 // The decoded bytes of one key or value: at most one per character of its text, which the
-// fast path takes in ASCII only.
+// fast path takes in ASCII only. Made on first use: loading the module makes nothing (a test
+// environment may have no `Buffer` global, and an application may never parse a form).
 const SCRATCH_BYTES = 4096;
-const scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+let scratch: Buffer | undefined;
+
+function scratchBuffer(): Buffer {
+  scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+  return scratch;
+}
 
 /**
  * What decodeURIComponent makes of `text` with each `+` a space, or undefined where the answer
@@ -600,7 +606,7 @@ const scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
  */
 function decodeFormUtf8(text: string): string | undefined {
   const length = text.length;
-  const out = length <= SCRATCH_BYTES ? scratch : Buffer.allocUnsafe(length);
+  const out = length <= SCRATCH_BYTES ? scratchBuffer() : Buffer.allocUnsafe(length);
   let size = 0;
   let ascii = true;
   for (let i = 0; i < length; i++) {

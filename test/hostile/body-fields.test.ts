@@ -2,7 +2,7 @@
 // body fields never exceed their cap, never show a secret-named key, never follow or pollute
 // a prototype, and never forge or break a line.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { hostileSetup, rawControl } from '../helpers/hostile.js';
 import { type SendOptions, send } from '../helpers/index.js';
 import { loggedServer } from '../helpers/logger.js';
@@ -135,6 +135,116 @@ describe('body fields: secrets', () => {
   });
 });
 
+/**
+ * Real-world field names, sent together in one body and read back from its line: those that
+ * hold secrets in the applications and APIs that use them, and ordinary ones that share a
+ * secret word's letters but not its words (`spinner`, `postalCode`).
+ */
+const secretNames = [
+  ['passcode', 'iOS and Android lock screens'],
+  ['pinCode', 'a card or SIM PIN'],
+  ['otpCode', 'a one-time password'],
+  ['mfa_code', 'a second factor'],
+  ['verificationCode', 'an SMS or email check'],
+  ['authCode', 'an authorization code'],
+  ['resetCode', 'a password reset'],
+  ['recoveryCodes', 'GitHub-style recovery codes'],
+  ['backupCodes', 'Google-style backup codes'],
+  ['totp', 'an authenticator code'],
+  ['totpSecret', 'an authenticator seed'],
+  ['otpauthUrl', 'a QR code of a TOTP seed'],
+  ['securityAnswer', 'a security question'],
+  ['privKey', 'a private key'],
+  ['signingKey', 'a webhook signing key'],
+  ['seedPhrase', 'a wallet'],
+  ['mnemonic', 'a wallet'],
+  ['bearer', 'a bearer token'],
+  ['user_ssn', 'a social security number'],
+  ['SSNLast4', 'part of one'],
+  ['2FACode', 'a second factor'],
+  ['smsCode', 'a code sent by SMS'],
+  ['cardCode', "Authorize.net's card verification code"],
+  ['APIKey', 'an acronym before a word'],
+  ['x_api_key', 'an API key'],
+  ['newpassword', 'a form field written as one word'],
+  ['csrfmiddlewaretoken', "Django's CSRF field"],
+  ['encryptionKey', 'a key'],
+  ['code', "OAuth's authorization code"],
+  ['user_pin', 'a PIN'],
+  ['key', 'a short name secret alone'],
+  ['auth', 'a short name secret alone'],
+  ['pass', 'a short name secret alone'],
+  ['pan', "a card's primary account number"],
+  ['card', 'a card number'],
+  ['cc', 'a card number'],
+] as const;
+
+/** Ordinary names masked on purpose: a long secret name inside, or a flag named after one. */
+const maskedOnPurpose = [
+  ['tokenizer', 'holds "token"'],
+  ['max_tokens', 'holds "token"'],
+  ['secretary', 'holds "secret"'],
+  ['sessionCount', 'holds "session"'],
+  ['mfaEnabled', 'a flag named after a secret'],
+  ['pinRequired', 'a flag named after a secret'],
+] as const;
+
+const ordinaryNames = [
+  ['postalCode', 'an address'],
+  ['countryCode', 'an ISO code'],
+  ['zipCode', 'an address'],
+  ['promoCode', 'a shop'],
+  ['currencyCode', 'a price'],
+  ['statusCode', 'a callback'],
+  ['opinion', 'holds "pin"'],
+  ['spinner', 'holds "pin"'],
+  ['pinned', 'holds "pin"'],
+  ['keyboard', 'holds "key"'],
+  ['monkey', 'holds "key"'],
+  ['primaryKey', 'a database key'],
+  ['publicKey', 'public by definition'],
+  ['authorName', 'holds "auth"'],
+  ['bypass', 'holds "pass"'],
+  ['shipping', 'holds "pin"'],
+  ['iban', 'personal data, not a secret name'],
+  ['birthDate', 'personal data, not a secret name'],
+] as const;
+
+/**
+ * One test per name of `names`, all sent in one body (each with a value of its own) and read
+ * from its one line: each is masked, or each is kept.
+ */
+function namesTable(title: string, names: readonly (readonly [string, string])[], masked: boolean) {
+  describe(title, () => {
+    let form: Record<string, unknown> = {};
+    before(async () => {
+      const body = Object.fromEntries(names.map(([name]) => [name, `value-of-${name}`]));
+      const { fields } = await lineFor(
+        { fields: ['form'], maxBytes: 65_536 },
+        jsonText(JSON.stringify({ form: body })),
+      );
+      form = (fields as { form: Record<string, unknown> }).form;
+    });
+    for (const [name, why] of names) {
+      test(`"${name}" (${why}) is ${masked ? 'masked' : 'kept'}`, () => {
+        assert.equal(form[name], masked ? '[REDACTED]' : `value-of-${name}`);
+      });
+    }
+  });
+}
+
+namesTable('body fields: real-world secret names are masked', secretNames, true);
+namesTable(
+  'body fields: ordinary names holding a secret name are masked on purpose',
+  maskedOnPurpose,
+  true,
+);
+namesTable(
+  'body fields: ordinary names sharing letters with a secret word are kept',
+  ordinaryNames,
+  false,
+);
+
 describe('body fields: prototypes', () => {
   test('a __proto__ key in a body another parser made is written as data and pollutes nothing', async () => {
     // httpware's json parser refuses such a body; JSON.parse, which other parsers use, keeps
@@ -167,6 +277,18 @@ describe('body fields: prototypes', () => {
       next();
     };
     const { fields } = await lineFor({ fields: ['user'] }, {}, [], [setBody]);
+    assert.equal(fields, undefined);
+  });
+
+  test('a path is not walked through a class instance inside a plain body', async () => {
+    class Form {
+      user = 'S3CR3T-VALUE';
+    }
+    const setBody: Middleware = (req, _res, next) => {
+      (req as { body?: unknown }).body = { form: new Form() };
+      next();
+    };
+    const { fields } = await lineFor({ fields: ['form.user'] }, {}, [], [setBody]);
     assert.equal(fields, undefined);
   });
 });

@@ -160,6 +160,11 @@ describe('option body: what is written', () => {
     assert.equal(line['http.request.body.fields'], undefined);
   });
 
+  it('never reads a top-level array (only a plain object is read)', async () => {
+    const line = await lineFor('json', named(['0', '0.name']), jsonBody([{ name: 'ann' }]));
+    assert.equal(Object.hasOwn(line, 'http.request.body.fields'), false);
+  });
+
   it('ecs: writes the fields as JSON text in http.request.body.content', async () => {
     const line = await lineFor('ecs', named(['user.name']), jsonBody(order));
     assert.equal(line['http.request.body.content'], '{"user.name":"ann"}');

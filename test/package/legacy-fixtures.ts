@@ -1,4 +1,4 @@
-// Files written into the scratch project of legacy-tools.test.ts: a Jest 27 test file and a
+// Files written into the scratch project of legacy-tools.test.ts: Jest 27 test files and a
 // TypeScript 4.1 consumer (syntax of 4.1 only: no `import { type X }`, which is 4.5's).
 
 /** A Jest test file, run by Jest 27's own resolver and module registry. */
@@ -26,6 +26,59 @@ test('httpware/parsers is the parsers object, each parser with its read', () => 
 test('the root entry shares the same logger and parsers', () => {
   expect(root.logger).toBe(logger);
   expect(root.parsers).toBe(parsers);
+});
+`;
+
+/**
+ * A Jest test file in Jest's jsdom environment (jsdom 16, the default environment of Jest 26
+ * and the one json-server 0.17's suites use), which has no TextEncoder, TextDecoder or crypto:
+ * both entries load, and a request through them is parsed and logged.
+ */
+export const jestJsdomTest = `/**
+ * @jest-environment jsdom
+ */
+'use strict';
+const http = require('http');
+
+test('the environment is jsdom, without TextEncoder, TextDecoder or crypto', () => {
+  expect(typeof document).toBe('object');
+  const missing = [typeof TextEncoder, typeof TextDecoder, typeof crypto];
+  expect(missing).toEqual(['undefined', 'undefined', 'undefined']);
+});
+
+test('httpware/logger and httpware/parsers load', () => {
+  expect(typeof require('httpware/logger')).toBe('function');
+  expect(typeof require('httpware/parsers').json).toBe('function');
+});
+
+test('a request is parsed and logged, with body fields and an arrival line', async () => {
+  const logger = require('httpware/logger');
+  const parsers = require('httpware/parsers');
+  const lines = [];
+  const stream = { write: (line) => { lines.push(JSON.parse(line)); } };
+  const log = logger('json', { stream, start: true, body: { fields: ['name', 'pinCode'] } });
+  const json = parsers.json();
+  const server = http.createServer((req, res) => {
+    log(req, res, () => json(req, res, () => res.end(JSON.stringify(req.body))));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const answer = await new Promise((resolve, reject) => {
+    const headers = { 'content-type': 'application/json' };
+    const options = { port: server.address().port, host: '127.0.0.1', method: 'POST', headers, agent: false };
+    const req = http.request(options, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => resolve(text));
+    });
+    req.on('error', reject);
+    req.end('{"name":"Zoë","pinCode":"1234"}');
+  });
+  await new Promise((resolve) => server.close(resolve));
+  expect(answer).toBe('{"name":"Zoë","pinCode":"1234"}');
+  expect(lines.length).toBe(2);
+  expect(lines[0]['http.request.id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(lines[1]['http.request.body.fields']).toEqual({ name: 'Zoë', pinCode: '[REDACTED]' });
 });
 `;
 

@@ -6,13 +6,17 @@ import { after, before, describe, test } from 'node:test';
 import { npmInstall, pack, run } from '../helpers/packed.js';
 import {
   jestEntriesTest,
+  jestJsdomTest,
   legacyCjsConsumer,
   legacyEsConsumer,
   legacyTsconfig,
 } from './legacy-fixtures.js';
 
 // The tools that ignore `exports`, as users still run them: Jest 26 and 27 resolve
-// `httpware/logger` as a path (the logger/ folder's package.json `main`), and TypeScript before
+// `httpware/logger` as a path (the logger/ folder's package.json `main`), and run it in jsdom
+// when a project asks (Jest 26's default; jest-environment-jsdom comes with Jest 27, so the
+// jsdom run installs nothing more; test/package/jsdom-load.test.ts checks Jest 26's globals
+// and that loading reads none), and TypeScript before
 // 4.7 reads neither `exports` nor `.d.cts` (package.json's `typesVersions` "<4.7" sends it to
 // dist/legacy/). The oldest of each is installed beside the packed tarball, at exact versions.
 // @types/node 18.11.9 declares TypeScript 4.1 as its oldest (its `typeScriptVersion`).
@@ -52,6 +56,20 @@ describe('the packed package under tools that ignore exports', () => {
     const jest = join(scratch, 'node_modules/jest/bin/jest.js');
     const printed = run(process.execPath, [jest, '--rootDir', 'jest', '--ci', '--json'], scratch);
     const report = JSON.parse(printed) as { numPassedTests: number; numFailedTests: number };
+    assert.deepEqual([report.numPassedTests, report.numFailedTests], [3, 0]);
+  });
+
+  test("Jest 27's jsdom environment loads both entries and serves a request through them", () => {
+    mkdirSync(join(scratch, 'jest-jsdom'));
+    writeFileSync(join(scratch, 'jest-jsdom/jsdom.test.js'), jestJsdomTest);
+    const jest = join(scratch, 'node_modules/jest/bin/jest.js');
+    // A request left unanswered (a global the environment lacks, read while serving it) fails
+    // by Jest's 5-second test timeout; `--forceExit` then ends the run its server holds open.
+    const args = [jest, '--rootDir', 'jest-jsdom', '--ci', '--json', '--forceExit'];
+    const report = JSON.parse(run(process.execPath, args, scratch)) as {
+      numPassedTests: number;
+      numFailedTests: number;
+    };
     assert.deepEqual([report.numPassedTests, report.numFailedTests], [3, 0]);
   });
 

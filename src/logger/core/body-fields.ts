@@ -4,13 +4,15 @@
 //
 // A body is client input and may hold credentials, so the defences are:
 // - nothing is read unless named, and only a plain object (what JSON and urlencoded parsers
-//   make) is read at all: a Buffer, a string, a class instance or any other value is skipped,
-//   so a raw or text body, or one another library wrapped, never reaches a line;
+//   make) is read at all: a top-level array, a Buffer, a string, a class instance or any other
+//   value is skipped, so a raw or text body, or one another library wrapped, never reaches a
+//   line;
 // - a path is walked through own properties of plain objects and arrays only, so `__proto__`,
 //   `constructor` or a getter inherited from a prototype is never followed, and the named
 //   paths may not name them (refused when the logger is made);
-// - a key that looks like a secret (below, and every name of the logger's `redact` lists) has
-//   its value written as the mask, whether it is named or found inside a named value;
+// - a key that looks like a secret (its words, see secret-names.ts, and every name of the
+//   logger's `redact` lists) has its value written as the mask, whether it is named or found
+//   inside a named value;
 // - the object is capped in bytes (its UTF-8 JSON text, braces included) and each named value
 //   in depth; the walk stops once the cap is passed, so a huge or wide body costs no more
 //   than the cap; a value that would pass the cap is written as a marker;
@@ -19,55 +21,13 @@
 
 import { encodeString } from '../json/encode.js';
 import { MASK, type RedactPolicy } from './redact.js';
+import { secretKeyMatcher } from './secret-names.js';
 
 /** What a value past the byte cap is written as. */
 export const TRUNCATED = '[TRUNCATED]';
 
 /** Segments a path may not name: they lead to prototypes, not to data. */
 const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-/**
- * Parts of a key that mark a secret wherever they appear in it, once lower-cased with
- * separators removed (`client_secret`, `refreshToken`, `X-Api-Key`, `card-number`).
- */
-const SECRET_PARTS: readonly string[] = [
-  'password',
-  'passwd',
-  'passphrase',
-  'secret',
-  'token',
-  'authorization',
-  'apikey',
-  'privatekey',
-  'credential',
-  'cookie',
-  'session',
-  'cardnumber',
-  'creditcard',
-  'cardcvc',
-  'cvv',
-  'cvc',
-  'securitycode',
-];
-
-/** Short names that mark a secret only as a whole key (`pin`, not `shipping`). */
-const SECRET_KEYS: readonly string[] = [
-  'pwd',
-  'pass',
-  'auth',
-  'key',
-  'code',
-  'pin',
-  'otp',
-  'pan',
-  'cc',
-  'ccnum',
-  'ccnumber',
-  'card',
-  'ssn',
-  'jwt',
-  'sig',
-];
 
 const DEFAULT_MAX_BYTES = 2048;
 const DEFAULT_MAX_DEPTH = 3;
@@ -78,28 +38,19 @@ const MAX_DEPTH_LIMIT = 16;
 
 /** The `body` option resolved: what a line reads of `req.body`. */
 export interface BodyFields {
-  /** The named paths, in the order given: as written, and split into keys. */
-  readonly paths: readonly { readonly name: string; readonly keys: readonly string[] }[];
+  /**
+   * The named paths, in the order given: as written, split into keys, and whether one of the
+   * keys looks like a secret (`user.password`, `auth.user`: the whole value is masked).
+   */
+  readonly paths: readonly {
+    readonly name: string;
+    readonly keys: readonly string[];
+    readonly masked: boolean;
+  }[];
   readonly maxBytes: number;
   readonly maxDepth: number;
   /** Whether a key's value is masked. */
   readonly secret: (key: string) => boolean;
-}
-
-/** Lower-cased, without the separators that spell one name several ways. */
-function normalised(key: string): string {
-  return key.toLowerCase().replace(/[-_.\s]/g, '');
-}
-
-function secretMatcher(policy: RedactPolicy): (key: string) => boolean {
-  const whole = new Set<string>(SECRET_KEYS);
-  for (const name of [...policy.headers, ...policy.query]) whole.add(normalised(name));
-  return (key) => {
-    const name = normalised(key);
-    if (whole.has(name)) return true;
-    for (const part of SECRET_PARTS) if (name.includes(part)) return true;
-    return false;
-  };
 }
 
 function boundedInteger(
@@ -133,6 +84,7 @@ export function resolveBodyFields(option: unknown, policy: RedactPolicy): BodyFi
   if (!Array.isArray(fields) || fields.length === 0 || fields.length > MAX_FIELDS) {
     throw new TypeError(`option body.fields must be an array of 1 to ${MAX_FIELDS} key paths`);
   }
+  const secret = secretKeyMatcher([...policy.headers, ...policy.query]);
   const paths = fields.map((name: unknown) => {
     if (typeof name !== 'string') throw new TypeError('option body.fields must hold strings');
     const keys = name.split('.');
@@ -141,13 +93,13 @@ export function resolveBodyFields(option: unknown, policy: RedactPolicy): BodyFi
         `option body.fields: "${name}" is not a key path (dot-separated keys, none empty, none of __proto__, constructor, prototype)`,
       );
     }
-    return { name, keys };
+    return { name, keys, masked: keys.some(secret) };
   });
   return {
     paths,
     maxBytes: boundedInteger(maxBytes, 'body.maxBytes', 64, MAX_BYTES_LIMIT, DEFAULT_MAX_BYTES),
     maxDepth: boundedInteger(maxDepth, 'body.maxDepth', 0, MAX_DEPTH_LIMIT, DEFAULT_MAX_DEPTH),
-    secret: secretMatcher(policy),
+    secret,
   };
 }
 
@@ -246,16 +198,8 @@ class ValueText {
   }
 }
 
-/** A path is masked when any of its keys looks like a secret (`user.password`, `auth.user`). */
-function maskedPath(keys: readonly string[], secret: (key: string) => boolean): boolean {
-  return keys.some(secret);
-}
-
-const encoder = new TextEncoder();
-
 function byteLength(text: string): number {
-  // ASCII, the usual case, is one byte per unit.
-  return /^[\u0000-\u007f]*$/.test(text) ? text.length : encoder.encode(text).length;
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /**
@@ -263,11 +207,12 @@ function byteLength(text: string): number {
  * plain object or holds none of them. Never longer than `maxBytes` in UTF-8.
  */
 export function bodyFieldsText(fields: BodyFields, body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  // A body that is not a plain object gives no value at any path (see `valueAt`).
+  // Only a plain object: not a top-level array either (`fields: ['0']` reads nothing), as the
+  // docs promise; arrays are read inside it, along a path.
+  if (!isPlainObject(body)) return undefined;
   const { paths, maxBytes, maxDepth, secret } = fields;
   let out = '';
-  for (const { name, keys } of paths) {
+  for (const { name, keys, masked } of paths) {
     const value = valueAt(body, keys);
     if (value === MISSING) continue;
     const key = `${out === '' ? '' : ','}${encodeString(name)}:`;
@@ -275,7 +220,7 @@ export function bodyFieldsText(fields: BodyFields, body: unknown): string | unde
     const room = maxBytes - byteLength(out) - byteLength(key) - 2;
     if (room < TRUNCATED.length + 2) break;
     let text: string;
-    if (maskedPath(keys, secret)) {
+    if (masked) {
       text = encodeString(MASK);
     } else {
       const writer = new ValueText(room, secret);
