@@ -54,8 +54,9 @@ function koaParser<Options>(parser: NodeParser<Options>): KoaParser<Options> {
     // Created here: a bad option throws its TypeError at `app.use`, not per request.
     const middleware = parser(options);
     return async function httpwareBodyParser(ctx: KoaContext, next: KoaNext): Promise<void> {
-      // koa-bodyparser's and @koa/bodyparser's switch, which Koa applications set per route.
-      if (ctx.disableBodyParser === true) return next().then(ignore);
+      // koa-bodyparser's and @koa/bodyparser's switch, which Koa applications set per route:
+      // like theirs, any truthy value (a '1' from a config or a header's value) turns it on.
+      if (ctx.disableBodyParser) return next().then(ignore);
       const req = ctx.req as ParsedRequest;
       await new Promise<void>((resolve, reject) => {
         middleware(req, ctx.res, (err?: unknown) => {

@@ -25,7 +25,7 @@ export interface KoaContext {
    * that has not loaded httpware/koa's augmentation of it (entries/koa-request.d.ts).
    */
   readonly request: object;
-  /** `true` makes the parsers pass over the request (koa-bodyparser's convention). */
+  /** Any truthy value makes the parsers pass over the request (koa-bodyparser's convention). */
   readonly disableBodyParser?: unknown;
 }
 
