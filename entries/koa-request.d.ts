@@ -1,8 +1,8 @@
 // Loaded with httpware/koa's types: adds what its parsers set to Koa's `Request` (@types/koa),
-// by module augmentation, as Koa's body parsers do. `body` is declared as @koa/bodyparser 6
-// declares it (`unknown`: what a client sent, to be checked or given a `schema`), so code
-// written for it compiles unchanged. `rawBody` is the text `bodyParser` read (a string, as
-// @koa/bodyparser's), or the Buffer a parser keeps with `rawBody: true`; absent otherwise.
+// by module augmentation, as Koa's body parsers do. `body` is `unknown` (@koa/bodyparser 6
+// declares `any`): what a client sent, to be checked or given a `schema` before it is used.
+// `rawBody` is the text `bodyParser` read (a string, as @koa/bodyparser's), or the Buffer a
+// parser keeps with `rawBody: true`; absent otherwise.
 import 'koa';
 
 declare module 'koa' {

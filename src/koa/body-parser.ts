@@ -98,6 +98,10 @@ function resolveBodyParserOptions(options: BodyParserOptions | undefined): Resol
   const encoding = encodingOption(o.encoding);
   const strict = strictOption(o.jsonStrict, o.strict);
   const forms = queryStringOption(o.queryString);
+  // koa-bodyparser 4 hands co-body a `qs` module of the application's; forms are read here.
+  if ((options as { qs?: unknown } | undefined)?.qs !== undefined) {
+    throw new TypeError('option qs is not supported: forms are read as qs 6 reads them');
+  }
   // A kind's parser: its options, then a `type` that takes every request, since the kind
   // is chosen here, before the parser is called.
   const reader = (kind: BodyType, make: (limit: number) => Pipeline): Reader => ({

@@ -21,7 +21,8 @@ export interface KoaContext {
   /** Node's response (Koa's `ctx.res`): the line reflects what is finally sent on it. */
   readonly res: ServerResponse;
   /**
-   * Koa's request: a parser sets `body`, and `rawBody` when created with `rawBody: true`. Typed
+   * Koa's request: a parser sets `body`, and `rawBody` (`bodyParser` always, the text; another
+   * parser when created with `rawBody: true`, the bytes). Typed
    * `object`: a type of optional properties only would not accept Koa's `Request` in a project
    * that has not loaded httpware/koa's augmentation of it (entries/koa-request.d.ts).
    */

@@ -26,6 +26,7 @@ const refused: ReadonlyArray<readonly [string, unknown, RegExp]> = [
   ['a detectJSON that is not a function', { detectJSON: true }, /detectJSON/],
   ['parsedMethods that is not a list', { parsedMethods: 'POST' }, /parsedMethods/],
   ['a qs option bodyParser does not take', { queryString: { arrayLimit: 5 } }, /arrayLimit/],
+  ['a qs module of its own (koa-bodyparser 4 passed it on)', { qs: {} }, /option qs/],
   ['a queryString.depth that is no number', { queryString: { depth: 'deep' } }, /depth/],
   ['an onProtoPoisoning of no action', { onProtoPoisoning: 'warn' }, /onProtoPoisoning/],
 ];

@@ -50,6 +50,8 @@ async function exchange(
   }
 }
 
+const FORM = 'application/x-www-form-urlencoded';
+
 const typed = (type: string, body: string | Buffer) => ({
   headers: { 'content-type': type },
   body,
@@ -232,6 +234,53 @@ for (const version of koaVersions) {
         typed('application/x-www-form-urlencoded; charset=iso-8859-1', Buffer.from('a=%E9')),
       );
       assert.deepEqual(reply.body, { a: 'é' });
+    });
+
+    test('a JSON body in a charset JSON is never sent in (latin1) is a 415', async () => {
+      const reply = await exchange(
+        version,
+        undefined,
+        typed('application/json; charset=latin1', '{"a":1}'),
+      );
+      assert.equal(reply.status, 415);
+    });
+
+    test('a form of more pairs than queryString.parameterLimit is a 413, not cut short', async () => {
+      const reply = await exchange(
+        version,
+        { queryString: { parameterLimit: 2 } },
+        typed('application/x-www-form-urlencoded', 'a=1&b=2&c=3'),
+      );
+      assert.equal(reply.status, 413);
+    });
+
+    test('keeps a form index past 20 in an array (qs would make an object)', async () => {
+      const reply = await exchange(version, undefined, typed(FORM, 'a[25]=x'));
+      assert.deepEqual(reply.body, { a: ['x'] });
+    });
+
+    test("keeps a form key named like Object.prototype's as the client's data", async () => {
+      const reply = await exchange(version, undefined, typed(FORM, 'toString=1&__proto__[x]=2'));
+      assert.deepEqual(reply.body, { toString: '1' });
+    });
+
+    test('reads an empty JSON body as {} even with jsonStrict: false', async () => {
+      const reply = await exchange(version, { jsonStrict: false }, typed('application/json', ''));
+      assert.deepEqual([reply.body, reply.rawBody], [{}, '']);
+    });
+
+    test('detectJSON reads JSON even where json is not in enableTypes', async () => {
+      const reply = await exchange(
+        version,
+        { enableTypes: ['form'], detectJSON: () => true },
+        typed('text/plain', '{"a":1}'),
+      );
+      assert.deepEqual(reply.body, { a: 1 });
+    });
+
+    test("parsedMethods listing GET gives a GET without a body {} (koa-bodyparser 4's rule)", async () => {
+      const reply = await exchange(version, { parsedMethods: ['GET'] }, { method: 'GET' });
+      assert.deepEqual(reply.body, {});
     });
 
     test('onError takes the error instead of Koa, and the chain goes on', async () => {
