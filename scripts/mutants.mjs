@@ -1300,8 +1300,8 @@ export const mutants = [
   ),
   koaBodyParser(
     'forms read flat',
-    '              extended: true,',
-    '              extended: false,',
+    '            extended: true,',
+    '            extended: false,',
   ),
   koaBodyParser(
     'dotted form keys kept whole',
@@ -1367,8 +1367,8 @@ export const mutants = [
   ),
   koaBodyParser(
     'xml never read',
-    "    xml: enabled.has('xml') ? text('xml') : null,",
-    '    xml: null,',
+    "  const xml = enabled.has('xml') ? textReader('xml') : null;",
+    '  const xml = null;',
   ),
   koaBodyParser('the body left off ctx.req', '  req.body = body;\n', ''),
   koaBodyParser(

@@ -69,10 +69,10 @@ interface Reader {
 }
 
 interface ResolvedBodyParser {
+  /** The JSON parser, also there for `detectJSON` when json is not enabled. */
   readonly json: Reader | null;
-  readonly form: Reader | null;
-  readonly text: Reader | null;
-  readonly xml: Reader | null;
+  /** The parsers in the order a body's type is tried: json, form, text, xml. */
+  readonly readers: readonly Reader[];
   readonly detectJSON: ((ctx: BodyParserContext) => unknown) | null;
   readonly onError: ((error: Error, ctx: BodyParserContext) => void) | null;
   readonly methods: ReadonlySet<string>;
@@ -108,39 +108,41 @@ function resolveBodyParserOptions(options: BodyParserOptions | undefined): Resol
     matches: enabled.has(kind) ? compileTypeMatcher(types[kind]) : () => false,
     pipeline: keepingText(make(limitOption(`${kind}Limit`, o[`${kind}Limit` as const], kind))),
   });
-  const text = (kind: BodyType) =>
+  const textReader = (kind: BodyType) =>
     reader(kind, (limit) => textPipeline({ limit, type: anyRequest, defaultCharset: encoding }));
-  return {
-    // `detectJSON` reads JSON even where json is not enabled, as @koa/bodyparser 6 does.
-    json:
-      enabled.has('json') || detectJSON !== null
-        ? reader('json', (limit) =>
-            jsonPipeline({
-              limit,
-              type: anyRequest,
-              strict,
-              defaultCharset: charsetFor('JSON', encoding, unicodeOnly),
-              onProtoPoisoning: o.onProtoPoisoning as 'error',
-            } as Parameters<typeof jsonPipeline>[0]),
-          )
-        : null,
-    form: enabled.has('form')
-      ? reader('form', (limit) =>
-          urlencodedPipeline(
-            {
-              limit,
-              type: anyRequest,
-              extended: true,
-              depth: forms.depth,
-              parameterLimit: forms.parameterLimit,
-              defaultCharset: charsetFor('a form', encoding, formCharsets) as 'utf-8',
-            },
-            { allowDots: forms.allowDots, strictDepth: false },
-          ),
+  // `detectJSON` reads JSON even where json is not enabled, as @koa/bodyparser 6 does.
+  const json =
+    enabled.has('json') || detectJSON !== null
+      ? reader('json', (limit) =>
+          jsonPipeline({
+            limit,
+            type: anyRequest,
+            strict,
+            defaultCharset: charsetFor('JSON', encoding, unicodeOnly),
+            onProtoPoisoning: o.onProtoPoisoning as 'error',
+          } as Parameters<typeof jsonPipeline>[0]),
         )
-      : null,
-    text: enabled.has('text') ? text('text') : null,
-    xml: enabled.has('xml') ? text('xml') : null,
+      : null;
+  const form = enabled.has('form')
+    ? reader('form', (limit) =>
+        urlencodedPipeline(
+          {
+            limit,
+            type: anyRequest,
+            extended: true,
+            depth: forms.depth,
+            parameterLimit: forms.parameterLimit,
+            defaultCharset: charsetFor('a form', encoding, formCharsets) as 'utf-8',
+          },
+          { allowDots: forms.allowDots, strictDepth: false },
+        ),
+      )
+    : null;
+  const text = enabled.has('text') ? textReader('text') : null;
+  const xml = enabled.has('xml') ? textReader('xml') : null;
+  return {
+    json,
+    readers: [json, form, text, xml].filter((kind): kind is Reader => kind !== null),
     detectJSON,
     onError: onErrorOption(o.onError, o.onerror),
     methods: parsedMethodsOption(o.parsedMethods),
@@ -290,12 +292,10 @@ function parsedMethodsOption(value: unknown): ReadonlySet<string> {
 
 /** The parser for this request's body, or null when it is none of the enabled kinds'. */
 function select(resolved: ResolvedBodyParser, ctx: KoaContext): Reader | null {
-  const { json, form, text, xml, detectJSON } = resolved;
+  const { json, readers, detectJSON } = resolved;
   if (json !== null && detectJSON?.(ctx as BodyParserContext)) return json;
   const mediaType = parseContentType(ctx.req.headers['content-type']).type;
-  for (const reader of [json, form, text, xml]) {
-    if (reader?.matches(mediaType)) return reader;
-  }
+  for (const reader of readers) if (reader.matches(mediaType)) return reader;
   return null;
 }
 
