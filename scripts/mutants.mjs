@@ -1298,11 +1298,9 @@ export const mutants = [
     "    'application/json-patch+json',\n    'application/vnd.api+json',\n    'application/csp-report',\n    'application/reports+json',\n    'application/scim+json',\n",
     '',
   ),
-  koaBodyParser(
-    'forms read flat',
-    '            extended: true,',
-    '            extended: false,',
-  ),
+  koaBodyParser('forms read flat', '            extended: true,', '            extended: false,', [
+    'test/koa/body-parser.test',
+  ]),
   koaBodyParser(
     'dotted form keys kept whole',
     '    allowDots: o.allowDots !== false,',
@@ -1322,7 +1320,9 @@ export const mutants = [
   ),
   koaBodyParser('JSON limited to 100kb by default', "  json: '1mb',", "  json: '100kb',"),
   koaBodyParser('forms limited to 100kb by default', "  form: '56kb',", "  form: '100kb',"),
-  koaBodyParser('every kind limited by jsonLimit', 'o[`${kind}Limit` as const]', 'o.jsonLimit'),
+  koaBodyParser('every kind limited by jsonLimit', 'o[`${kind}Limit` as const]', 'o.jsonLimit', [
+    'test/koa/body-parser.test',
+  ]),
   koaBodyParser('no rawBody', '  if (request.rawBody === undefined) request.rawBody = raw;', ''),
   koaBodyParser('no {} for a body not read', '    request.body = {};\n', ''),
   koaBodyParser(
