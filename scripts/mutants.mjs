@@ -1370,6 +1370,12 @@ export const mutants = [
     "  const xml = enabled.has('xml') ? textReader('xml') : null;",
     '  const xml = null;',
   ),
+  koaBodyParser(
+    'onProtoPoisoning not handed to the JSON parser',
+    "            onProtoPoisoning: o.onProtoPoisoning as 'error',\n",
+    '',
+    ['test/koa/body-parser.test'],
+  ),
   koaBodyParser('the body left off ctx.req', '  req.body = body;\n', ''),
   koaBodyParser(
     'patchNode without ctx.req.rawBody',

@@ -4,6 +4,7 @@ import { koa } from '../../src/index.js';
 import type { BodyParserOptions } from '../../src/koa/types.js';
 import { abandon, send } from '../helpers/client.js';
 import { type KoaMiddleware, type KoaVersion, koaVersions, serveKoa } from '../helpers/koa.js';
+import { captureLines } from '../helpers/lines.js';
 
 // httpware/koa's bodyParser, as a user switching from @koa/bodyparser or koa-bodyparser finds
 // it: their option names and defaults, what they leave on ctx.request, on real Koa 2 and 3
@@ -189,6 +190,17 @@ for (const version of koaVersions) {
       assert.deepEqual([six.body, four.body], ['a', null]);
     });
 
+    test('refuses a __proto__ key in JSON with a 400, and onProtoPoisoning: remove drops it', async () => {
+      const body = '{"__proto__":{"admin":true},"a":1}';
+      const refused = await exchange(version, undefined, typed('application/json', body));
+      const removed = await exchange(
+        version,
+        { onProtoPoisoning: 'remove' },
+        typed('application/json', body),
+      );
+      assert.deepEqual([refused.status, removed.body], [400, { a: 1 }]);
+    });
+
     test('detectJSON reads the body as JSON whatever its Content-Type', async () => {
       const reply = await exchange(
         version,
@@ -329,6 +341,24 @@ for (const version of koaVersions) {
     test('puts the body on ctx.req.body too, for the logger', async () => {
       const reply = await exchange(version, undefined, typed('application/json', '{"a":1}'));
       assert.deepEqual([reply.reqBody, reply.reqRawBody], [{ a: 1 }, UNSET]);
+    });
+
+    test("the logger's body fields read what bodyParser read", async () => {
+      const capture = captureLines();
+      const logger = koa.logger('json', {
+        body: { fields: ['user.name'] },
+        stream: capture.stream,
+      });
+      const server = await serveKoa(version, [logger, koa.bodyParser(), echo]);
+      try {
+        await send(server, { method: 'POST', ...typed(FORM, 'user.name=ann&user.pin=1') });
+        const [line] = await capture.waitFor(1);
+        assert.deepEqual(JSON.parse(line as string)['http.request.body.fields'], {
+          'user.name': 'ann',
+        });
+      } finally {
+        await server.close();
+      }
     });
 
     test('patchNode sets ctx.req.rawBody, and ctx.req.body to {} when nothing was read', async () => {
