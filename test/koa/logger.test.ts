@@ -47,7 +47,10 @@ for (const version of koaVersions) {
         start: '<-- :method :url',
         stream: capture.stream,
       });
-      const server = await serveKoa(version, [middleware, async (ctx) => void (ctx.body = 'ok')]);
+      const ok: KoaMiddleware = async (ctx) => {
+        ctx.body = 'ok';
+      };
+      const server = await serveKoa(version, [middleware, ok]);
       try {
         await send(server, { path: '/a' });
         assert.deepEqual(await capture.waitFor(2), ['<-- GET /a', 'GET /a 200']);
