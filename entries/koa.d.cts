@@ -7,6 +7,10 @@ declare const koa: types.Koa;
 
 declare namespace koa {
   export type Koa = types.Koa;
+  export type BodyParserContext = types.BodyParserContext;
+  export type BodyParserOptions = types.BodyParserOptions;
+  export type BodyType = types.BodyType;
+  export type KoaBodyParser = types.KoaBodyParser;
   export type KoaContext = types.KoaContext;
   export type KoaLogger = types.KoaLogger;
   export type KoaMiddleware = types.KoaMiddleware;

@@ -86,6 +86,15 @@ const BOUNDS = 'test/hostile/schema-report-bounds';
 const CALLBACKS = 'test/hostile/application-callbacks';
 const PROPERTY = 'test/hostile/properties-schema-values';
 const logger = family(LOGGER_FIRST, LOGGER);
+/** A mutant of httpware/koa's bodyParser, killed in its own tests. */
+const KOA_BP = 'src/koa/body-parser.ts';
+const koaBodyParser = (name, find, replace, tests = ['test/koa/body-parser']) => ({
+  name: `koa bodyParser: ${name}`,
+  file: KOA_BP,
+  find,
+  replace,
+  tests,
+});
 /** A mutant whose defence is pinned in test/hostile: those files run first. */
 const pinned = (mutant, ...files) => ({ ...mutant, tests: [...files, ...mutant.tests] });
 
@@ -1173,7 +1182,7 @@ export const mutants = [
   ),
   hostile(
     'koa: a body given up on answered without Connection: close',
-    'src/koa/index.ts',
+    'src/koa/closing.ts',
     "    if (error.headers === undefined) error.headers = { connection: 'close' };",
     '',
     ['test/hostile/koa-abandoned-body', 'test/koa/'],
@@ -1331,5 +1340,141 @@ export const mutants = [
     "      patterns.push(new RegExp(item.source, item.flags.replace(/[gy]/g, '')));",
     '      patterns.push(item);',
     ['test/hostile/sampling-and-exclusion'],
+  ),
+  hostile(
+    'koa: ctx.disableBodyParser honoured only when true',
+    'src/koa/index.ts',
+    '      if (ctx.disableBodyParser) return next().then(ignore);',
+    '      if (ctx.disableBodyParser === true) return next().then(ignore);',
+    ['test/koa/parsers'],
+  ),
+  koaBodyParser(
+    'ctx.disableBodyParser honoured only when true',
+    '      ctx.disableBodyParser\n',
+    '      ctx.disableBodyParser === true\n',
+  ),
+  koaBodyParser(
+    "only application/json read as JSON, not @koa/bodyparser's other JSON types",
+    "    'application/json-patch+json',\n    'application/vnd.api+json',\n    'application/csp-report',\n    'application/reports+json',\n    'application/scim+json',\n",
+    '',
+  ),
+  koaBodyParser('forms read flat', '            extended: true,', '            extended: false,', [
+    'test/koa/body-parser.test',
+  ]),
+  koaBodyParser(
+    'dotted form keys kept whole',
+    '    allowDots: o.allowDots !== false,',
+    '    allowDots: false,',
+  ),
+  hostile(
+    'koa bodyParser: allowDots never reaches qs',
+    'src/parsers/urlencoded.ts',
+    '      allowDots && hasDottedKey(pairs) ? undefined : nestedForm(pairs, depth, arrayLimit);',
+    '      nestedForm(pairs, depth, arrayLimit);',
+    ['test/koa/body-parser'],
+  ),
+  koaBodyParser(
+    "a form deeper than depth refused (body-parser's rule, not co-body's)",
+    '{ allowDots: forms.allowDots, strictDepth: false }',
+    '{ allowDots: forms.allowDots, strictDepth: true }',
+  ),
+  koaBodyParser('JSON limited to 100kb by default', "  json: '1mb',", "  json: '100kb',"),
+  koaBodyParser('forms limited to 100kb by default', "  form: '56kb',", "  form: '100kb',"),
+  koaBodyParser('every kind limited by jsonLimit', 'o[`${kind}Limit` as const]', 'o.jsonLimit', [
+    'test/koa/body-parser.test',
+  ]),
+  koaBodyParser('no rawBody', '  if (request.rawBody === undefined) request.rawBody = raw;', ''),
+  koaBodyParser('no {} for a body not read', '    request.body = {};\n', ''),
+  koaBodyParser(
+    'every method read by default',
+    "new Set(['POST', 'PUT', 'PATCH'])",
+    "new Set(['POST', 'PUT', 'PATCH', 'DELETE'])",
+  ),
+  koaBodyParser(
+    'parsedMethods matched in their own case',
+    'new Set(value.map((method: string) => method.toUpperCase()))',
+    'new Set(value as string[])',
+  ),
+  koaBodyParser(
+    'detectJSON ignored',
+    '  if (json !== null && detectJSON?.(ctx as BodyParserContext)) return json;',
+    '',
+  ),
+  koaBodyParser(
+    'onError ignored',
+    '      if (resolved.onError === null) throw keepClosing(err, ctx.res);',
+    '      throw keepClosing(err, ctx.res);',
+  ),
+  koaBodyParser(
+    "onerror (koa-bodyparser 4's name) ignored",
+    '  return handler ?? legacy;',
+    '  return handler;',
+  ),
+  koaBodyParser(
+    "strict (koa-bodyparser 4's name) ignored",
+    '  return jsonStrict !== false && strict !== false;',
+    '  return jsonStrict !== false;',
+  ),
+  koaBodyParser(
+    'encoding ignored',
+    'textPipeline({ limit, type: anyRequest, defaultCharset: encoding })',
+    'textPipeline({ limit, type: anyRequest })',
+  ),
+  koaBodyParser(
+    'extendTypes ignored',
+    '    types[kind as BodyType] = [...types[kind as BodyType], ...(list as string[])];',
+    '',
+  ),
+  koaBodyParser(
+    'xml never read',
+    "  const xml = enabled.has('xml') ? textReader('xml') : null;",
+    '  const xml = null;',
+  ),
+  koaBodyParser(
+    'onProtoPoisoning not handed to the JSON parser',
+    "            onProtoPoisoning: o.onProtoPoisoning as 'error',\n",
+    '',
+    ['test/koa/body-parser.test'],
+  ),
+  koaBodyParser('the body left off ctx.req', '  req.body = body;\n', ''),
+  koaBodyParser(
+    'patchNode without ctx.req.rawBody',
+    '  if (resolved.patchNode && req.rawBody === undefined) req.rawBody = raw;',
+    '',
+  ),
+  koaBodyParser(
+    'enableRawChecking ignored',
+    '    if (resolved.enableRawChecking && req.body !== undefined) {',
+    '    if (false) {',
+  ),
+  koaBodyParser(
+    'a ctx.request.body set before overwritten',
+    '      request.body !== undefined ||\n',
+    '',
+  ),
+  koaBodyParser('no 499 for a client gone', '    if (req.closed) {', '    if (false) {'),
+  koaBodyParser(
+    'a body given up on answered without Connection: close',
+    '      if (resolved.onError === null) throw keepClosing(err, ctx.res);',
+    '      if (resolved.onError === null) throw err;',
+    ['test/hostile/koa-abandoned-body'],
+  ),
+  koaBodyParser(
+    'an unknown kind in enableTypes taken',
+    '!value.every((kind) => BODY_TYPES.includes(kind))',
+    'false',
+    ['test/koa/body-parser-options'],
+  ),
+  koaBodyParser(
+    'an encoding JSON or a form cannot be read in taken',
+    '  if (accepts !== null && !accepts(encoding)) {',
+    '  if (false) {',
+    ['test/koa/body-parser-options'],
+  ),
+  koaBodyParser(
+    'a qs option bodyParser does not take, ignored',
+    '    if (!QUERY_STRING_KEYS.includes(key)) {',
+    '    if (false) {',
+    ['test/koa/body-parser-options'],
   ),
 ];

@@ -4,7 +4,7 @@
 // of registries (tokens, formats) shared with httpware/logger, and nothing added to the
 // Node middleware's own path.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { logger as nodeLogger } from '../logger/index.js';
 import { json as nodeJson } from '../parsers/json.js';
@@ -12,6 +12,8 @@ import { raw as nodeRaw } from '../parsers/raw.js';
 import { text as nodeText } from '../parsers/text.js';
 import type { ParserMiddleware } from '../parsers/types.js';
 import { urlencoded as nodeUrlencoded } from '../parsers/urlencoded.js';
+import { bodyParser } from './body-parser.js';
+import { keepClosing } from './closing.js';
 import type { Koa, KoaContext, KoaLogger, KoaMiddleware, KoaNext, KoaParser } from './types.js';
 
 const ignore = (): void => {};
@@ -54,8 +56,9 @@ function koaParser<Options>(parser: NodeParser<Options>): KoaParser<Options> {
     // Created here: a bad option throws its TypeError at `app.use`, not per request.
     const middleware = parser(options);
     return async function httpwareBodyParser(ctx: KoaContext, next: KoaNext): Promise<void> {
-      // koa-bodyparser's and @koa/bodyparser's switch, which Koa applications set per route.
-      if (ctx.disableBodyParser === true) return next().then(ignore);
+      // koa-bodyparser's and @koa/bodyparser's switch, which Koa applications set per route:
+      // like theirs, any truthy value (a '1' from a config or a header's value) turns it on.
+      if (ctx.disableBodyParser) return next().then(ignore);
       const req = ctx.req as ParsedRequest;
       await new Promise<void>((resolve, reject) => {
         middleware(req, ctx.res, (err?: unknown) => {
@@ -71,27 +74,11 @@ function koaParser<Options>(parser: NodeParser<Options>): KoaParser<Options> {
   };
 }
 
-/**
- * A parser that gives up on the rest of a body (over 1 MiB of it still to come, or still
- * coming 1 s after the error: src/parsers/pipeline.ts's DRAIN_LIMIT_BYTES and _MS) marks
- * the response `Connection: close`, the only way HTTP/1.1 has to stop it. Koa's error response
- * first removes every header set before it, and a removed Connection header also stops Node
- * from writing its own: the client would be told nothing, and the connection kept open to the
- * bytes still coming. Koa sets the error's `headers` (http-errors' convention) after that
- * removal, so the header goes there. HTTP/2 has no such header (nor `shouldKeepAlive`).
- */
-function keepClosing(err: unknown, res: ServerResponse): unknown {
-  if (res.shouldKeepAlive === false && typeof err === 'object' && err !== null) {
-    const error = err as { headers?: Record<string, string> };
-    if (error.headers === undefined) error.headers = { connection: 'close' };
-  }
-  return err;
-}
-
 export const koa: Koa = {
   logger,
   json: koaParser(nodeJson as NodeParser<Parameters<Koa['json']>[0]>),
   urlencoded: koaParser(nodeUrlencoded as NodeParser<Parameters<Koa['urlencoded']>[0]>),
   text: koaParser(nodeText as NodeParser<Parameters<Koa['text']>[0]>),
   raw: koaParser(nodeRaw as NodeParser<Parameters<Koa['raw']>[0]>),
+  bodyParser,
 };

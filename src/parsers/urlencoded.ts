@@ -25,10 +25,26 @@ type Flat = Record<string, string | string[]>;
 /** One grammar: a body's text (not empty), its charset and its parameter count -> `req.body`. */
 type Grammar = (text: string, charset: string, count: number) => unknown;
 
-function urlencodedPipeline(options?: UrlencodedOptions): Pipeline {
+/**
+ * Two rules of qs that body-parser and co-body (koa-bodyparser's reader) set differently:
+ * co-body turns `a.b` into `a[b]` (`allowDots`, kept for qs 4's users) and keeps the groups
+ * past `depth` as one literal key, where body-parser refuses such a form (`strictDepth`).
+ * The public `urlencoded` has body-parser's; httpware/koa's bodyParser, co-body's.
+ */
+export interface QsRules {
+  readonly allowDots: boolean;
+  readonly strictDepth: boolean;
+}
+
+const BODY_PARSER_QS: QsRules = { allowDots: false, strictDepth: true };
+
+export function urlencodedPipeline(
+  options?: UrlencodedOptions,
+  rules: QsRules = BODY_PARSER_QS,
+): Pipeline {
   const common = resolveOptions(options, 'application/x-www-form-urlencoded');
   const resolved = resolveUrlencodedOptions(options, common);
-  const grammar = resolved.extended ? extendedGrammar(resolved) : flatGrammar(resolved);
+  const grammar = resolved.extended ? extendedGrammar(resolved, rules) : flatGrammar(resolved);
   const parameterLimit = resolved.parameterLimit;
   // What plainForm reads: the flat grammar in UTF-8, with no sentinel to look for first.
   const plain = !resolved.extended && !resolved.charsetSentinel;
@@ -52,7 +68,7 @@ function urlencodedPipeline(options?: UrlencodedOptions): Pipeline {
 
 export const urlencoded: UrlencodedParser = definePipeline<UrlencodedParser>(
   'urlencoded',
-  urlencodedPipeline,
+  (options?: UrlencodedOptions) => urlencodedPipeline(options),
 );
 
 /**
@@ -60,8 +76,9 @@ export const urlencoded: UrlencodedParser = definePipeline<UrlencodedParser>(
  * built into the form by nestedForm, or by qs where a key or a merge is one nestedForm leaves
  * out.
  */
-function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
+function extendedGrammar(options: ResolvedUrlencodedOptions, rules: QsRules): Grammar {
   const { charsetSentinel, interpretNumericEntities, depth, parameterLimit } = options;
+  const { allowDots, strictDepth } = rules;
   return (text, charset, count) => {
     const pairs = splitPairs(text, charset, charsetSentinel, interpretNumericEntities, {
       into: Object.create(null),
@@ -69,15 +86,18 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
     });
     // Long arrays stay arrays (qs turns an array past its limit into an object).
     const arrayLimit = Math.max(100, count);
-    const form = nestedForm(pairs, depth, arrayLimit);
+    // A dotted key is a group under allowDots: qs's own reading of it builds the form.
+    const form =
+      allowDots && hasDottedKey(pairs) ? undefined : nestedForm(pairs, depth, arrayLimit);
     if (form !== undefined) return form;
     try {
       return qs.parse(pairs as never, {
+        allowDots,
         allowPrototypes: true,
         arrayLimit,
         depth,
         parameterLimit,
-        strictDepth: true,
+        strictDepth,
       });
     } catch (err) {
       if (err instanceof RangeError) {
@@ -86,6 +106,11 @@ function extendedGrammar(options: ResolvedUrlencodedOptions): Grammar {
       throw err;
     }
   };
+}
+
+function hasDottedKey(pairs: Flat): boolean {
+  for (const key in pairs) if (key.includes('.')) return true;
+  return false;
 }
 
 type Value = string | string[];

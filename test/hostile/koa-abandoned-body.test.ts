@@ -12,20 +12,25 @@ import { koaVersions, serveKoa } from '../helpers/koa.js';
 
 for (const version of koaVersions) {
   describe(`${version}: a body given up on`, () => {
-    test('is answered 413 with Connection: close, and the server closes the connection', async () => {
-      const server = await serveKoa(version, [koa.json({ limit: 10 })]);
-      try {
-        const head = rawHead('POST', '/', {
-          'content-type': 'application/json',
-          'content-length': 50 * 1024 * 1024,
-        });
-        const reply = await sendRaw(server, [head, '{"a":'], { timeoutMs: 5000 });
-        assert.equal(reply.status, 413);
-        assert.match(reply.raw, /\r\nConnection: close\r\n/i);
-        assert.equal(reply.ended, 'closed');
-      } finally {
-        await server.close();
-      }
-    });
+    for (const [name, parser] of [
+      ['json', () => koa.json({ limit: 10 })],
+      ['bodyParser', () => koa.bodyParser({ jsonLimit: 10 })],
+    ] as const) {
+      test(`${name}: is answered 413 with Connection: close, and the server closes the connection`, async () => {
+        const server = await serveKoa(version, [parser()]);
+        try {
+          const head = rawHead('POST', '/', {
+            'content-type': 'application/json',
+            'content-length': 50 * 1024 * 1024,
+          });
+          const reply = await sendRaw(server, [head, '{"a":'], { timeoutMs: 5000 });
+          assert.equal(reply.status, 413);
+          assert.match(reply.raw, /\r\nConnection: close\r\n/i);
+          assert.equal(reply.ended, 'closed');
+        } finally {
+          await server.close();
+        }
+      });
+    }
   });
 }

@@ -35,6 +35,23 @@ for (const version of koaVersions) {
       }
     });
 
+    test('bodyParser reads a JSON body and its text over HTTP/2', async () => {
+      const rawText: KoaMiddleware = async (ctx) => {
+        ctx.body = { raw: (ctx.request as { rawBody?: unknown }).rawBody ?? null };
+      };
+      const server = await serveKoa(version, [koa.bodyParser(), rawText], undefined, 'h2c');
+      try {
+        const reply = await send(server, {
+          method: 'POST',
+          headers: { 'content-type': 'application/vnd.api+json' },
+          body: '{"data":1}',
+        });
+        assert.deepEqual(JSON.parse(reply.text), { raw: '{"data":1}' });
+      } finally {
+        await server.close();
+      }
+    });
+
     test("answers malformed JSON with Koa's 400 and records it on the line", async () => {
       const capture = captureLines();
       const server = await serveKoa(

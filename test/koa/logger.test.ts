@@ -41,6 +41,24 @@ for (const version of koaVersions) {
       assert.equal(line, '410');
     });
 
+    test("start writes koa-logger's arrival line before the end line", async () => {
+      const capture = captureLines();
+      const middleware = koa.logger(':method :url :status', {
+        start: '<-- :method :url',
+        stream: capture.stream,
+      });
+      const ok: KoaMiddleware = async (ctx) => {
+        ctx.body = 'ok';
+      };
+      const server = await serveKoa(version, [middleware, ok]);
+      try {
+        await send(server, { path: '/a' });
+        assert.deepEqual(await capture.waitFor(2), ['<-- GET /a', 'GET /a 200']);
+      } finally {
+        await server.close();
+      }
+    });
+
     test('has 500 for an error thrown downstream without a status', async () => {
       const line = await lineFor(version, ':status :res[content-length]', async () => {
         throw new Error('boom');

@@ -110,6 +110,18 @@ for (const version of koaVersions) {
       assert.equal(JSON.parse(reply.text).body, null);
     });
 
+    test('any truthy ctx.disableBodyParser (a string) makes the parser pass over the request', async () => {
+      const disable: KoaMiddleware = async (ctx, next) => {
+        ctx.disableBodyParser = '1';
+        await next();
+      };
+      const reply = await exchange(version, [disable, koa.json()], {
+        headers: JSON_TYPE,
+        body: '{"a":1}',
+      });
+      assert.equal(JSON.parse(reply.text).body, null);
+    });
+
     test('a second parser keeps the body the first one read', async () => {
       const reply = await exchange(version, [koa.json(), koa.text({ type: '*/*' })], {
         headers: JSON_TYPE,

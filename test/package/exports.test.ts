@@ -97,12 +97,13 @@ test('the parsers entry is the parsers object with json, raw, text, urlencoded, 
   assert.deepEqual([root.toResponse, root.problemHandler], [cjs.toResponse, cjs.problemHandler]);
 });
 
-test('the koa entry is the Koa middleware object: logger, json, urlencoded, text and raw', async () => {
+test('the koa entry is the Koa middleware object: logger, json, urlencoded, text, raw and bodyParser', async () => {
   const cjs = require('httpware/koa') as Record<string, unknown>;
-  const names = ['json', 'logger', 'raw', 'text', 'urlencoded'];
+  const names = ['bodyParser', 'json', 'logger', 'raw', 'text', 'urlencoded'];
   assert.deepEqual(Object.keys(cjs).sort(), names);
   const esm = await import('httpware/koa');
   assert.deepEqual(Object.keys(esm).sort(), [
+    'bodyParser',
     'default',
     'json',
     'koa',
@@ -113,8 +114,8 @@ test('the koa entry is the Koa middleware object: logger, json, urlencoded, text
   ]);
   assert.equal(esm.default, cjs);
   assert.deepEqual(
-    [esm.logger, esm.json, esm.urlencoded, esm.text, esm.raw],
-    [cjs.logger, cjs.json, cjs.urlencoded, cjs.text, cjs.raw],
+    [esm.logger, esm.json, esm.urlencoded, esm.text, esm.raw, esm.bodyParser],
+    [cjs.logger, cjs.json, cjs.urlencoded, cjs.text, cjs.raw, cjs.bodyParser],
   );
   const root = require('httpware') as Record<string, unknown>;
   assert.equal(root.koa, cjs, 'one Koa object across entries');

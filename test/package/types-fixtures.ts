@@ -397,7 +397,7 @@ app.use(koa.urlencoded({ extended: true }));
 app.use(koa.text());
 app.use(koa.raw({ type: 'application/octet-stream' }));
 app.use(async (ctx) => {
-  const raw: Buffer | undefined = ctx.request.rawBody;
+  const raw: string | Buffer | undefined = ctx.request.rawBody;
   const body = ctx.request.body;
   const name = typeof body === 'object' && body !== null && 'name' in body ? body.name : null;
   ctx.body = { name, bytes: raw?.length ?? 0 };
@@ -407,10 +407,13 @@ koa.logger();
 // @ts-expect-error limit is a number or a size string
 koa.json({ limit: true });
 app.use(async (ctx) => {
-  // @ts-expect-error rawBody is a Buffer, not a string
+  // @ts-expect-error rawBody may be absent, or a Buffer (rawBody: true), not only a string
   const text: string = ctx.request.rawBody;
   ctx.body = text;
 });
+app.use(koa.bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', onError: (_e, ctx) => ctx.throw(422) }));
+// @ts-expect-error yaml is no kind of body bodyParser reads
+koa.bodyParser({ enableTypes: ['yaml'] });
 export { app };
 `;
 }

@@ -33,14 +33,46 @@ types('httpware/koa', () => {
       const body: unknown = ctx.request.body;
       // @ts-expect-error the body is unknown until checked (or given a schema)
       const name: string = ctx.request.body.name;
-      const raw: Buffer | undefined = ctx.request.rawBody;
-      // @ts-expect-error rawBody is a Buffer (koa-bodyparser's is a string)
+      const raw: string | Buffer | undefined = ctx.request.rawBody;
+      // @ts-expect-error rawBody may be absent, and a Buffer from a parser with rawBody: true
       const text: string = ctx.request.rawBody;
       ctx.body = { body, name, raw, text };
     });
   });
 
+  types("bodyParser takes @koa/bodyparser's options, and koa-bodyparser 4's names", () => {
+    const app = new Koa();
+    app.use(
+      koa.bodyParser({
+        enableTypes: ['json', 'form', 'text', 'xml'],
+        extendTypes: { json: ['application/x-javascript'], text: 'text/html' },
+        jsonLimit: '2mb',
+        formLimit: 1024,
+        textLimit: '1mb',
+        xmlLimit: '1mb',
+        encoding: 'utf-8',
+        jsonStrict: false,
+        detectJSON: (ctx) => ctx.path.endsWith('.json'),
+        onError: (err, ctx) => ctx.throw(422, err.message),
+        parsedMethods: ['POST', 'DELETE'],
+        patchNode: true,
+        enableRawChecking: true,
+        queryString: { depth: 3, parameterLimit: 100, allowDots: false },
+      }),
+    );
+    app.use(koa.bodyParser({ strict: false, onerror: (_err, ctx) => ctx.throw(400) }));
+    // Koa's own context type, where the application annotates it.
+    app.use(koa.bodyParser({ detectJSON: (ctx: Koa.Context) => ctx.is('json') === 'json' }));
+    new (createRequire(import.meta.url)('koa2') as typeof Koa)().use(koa.bodyParser());
+  });
+
   types('misuse is refused', () => {
+    // @ts-expect-error yaml is no kind of body bodyParser reads
+    koa.bodyParser({ enableTypes: ['yaml'] });
+    // @ts-expect-error detectJSON answers a boolean
+    koa.bodyParser({ detectJSON: () => 'yes' });
+    // @ts-expect-error queryString takes qs's depth, parameterLimit and allowDots only
+    koa.bodyParser({ queryString: { arrayLimit: 100 } });
     // @ts-expect-error a logger needs a format
     koa.logger();
     // @ts-expect-error limit is a number or a size string
