@@ -10,7 +10,7 @@ import type { JsonOptions, JsonParser, ProtoPoisoningAction } from './types.js';
 // RFC 8259 sec 2: ws = *( %x20 / %x09 / %x0A / %x0D ); the first character after it.
 const FIRST_NON_WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
 
-function jsonPipeline(options?: JsonOptions): Pipeline {
+export function jsonPipeline(options?: JsonOptions): Pipeline {
   const common = resolveOptions(options, 'application/json');
   const { reviver, parse: custom, strict, onProtoPoisoning } = resolveJsonOptions(options);
 

@@ -7,7 +7,7 @@ import type { TextOptions, TextParser } from './types.js';
 
 const asIs = (body: string | Buffer): string => body as string;
 
-function textPipeline(options?: TextOptions): Pipeline {
+export function textPipeline(options?: TextOptions): Pipeline {
   return {
     options: resolveOptions(options, 'text/plain'),
     format: { charsets: anyCharset, parse: asIs },

@@ -25,7 +25,7 @@ type Flat = Record<string, string | string[]>;
 /** One grammar: a body's text (not empty), its charset and its parameter count -> `req.body`. */
 type Grammar = (text: string, charset: string, count: number) => unknown;
 
-function urlencodedPipeline(options?: UrlencodedOptions): Pipeline {
+export function urlencodedPipeline(options?: UrlencodedOptions): Pipeline {
   const common = resolveOptions(options, 'application/x-www-form-urlencoded');
   const resolved = resolveUrlencodedOptions(options, common);
   const grammar = resolved.extended ? extendedGrammar(resolved) : flatGrammar(resolved);
