@@ -300,11 +300,13 @@ function unreadable(
 
 /**
  * Why a stream that stands for the request's body (a Fastify `preParsing` hook's) cannot be
- * read: its request's client left, or the stream was read already or is being read by someone
- * else (flowing). The request itself is not asked: it is the hook's to read, and flows into it.
+ * read: its request's client left, the stream failed, or it was read already or is being read
+ * by someone else (flowing). The request itself is not asked: it is the hook's to read, and flows into it.
  */
-function unreadablePayload(req: IncomingMessage, payload: Readable): HttpwareError | null {
+function unreadablePayload(req: IncomingMessage, payload: Readable): unknown {
   if (req.destroyed && !req.complete) return abortedBefore(req);
+  // It failed before it could be read (its hook's stream errs at the first byte it is given).
+  if (payload.errored) return payloadFailure(payload.errored);
   if (
     payload.readableDidRead ||
     payload.readableEnded ||
