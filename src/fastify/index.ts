@@ -218,12 +218,38 @@ interface Choice {
   readonly takes: (mediaType: string | null, req: IncomingMessage) => boolean;
   /** Whether it may take a body of this media type, known at registration (a function: yes). */
   readonly mayTake: (mediaType: string) => boolean;
+  /** The media types it takes, when its `type` lists them one by one (no wildcard, no function). */
+  readonly exactTypes: readonly string[] | null;
   /** Its resolved options with another limit, made once per limit (one per distinct bodyLimit). */
   readonly limited: Map<number, ResolvedOptions>;
 }
 
 /** The parsers Fastify has built in, which give way to ours in this context (see httpwareParsers). */
 const FASTIFY_PARSERS = ['application/json', 'text/plain'];
+
+const DEFAULT_TYPES = {
+  json: 'application/json',
+  urlencoded: 'application/x-www-form-urlencoded',
+  text: 'text/plain',
+  raw: 'application/octet-stream',
+} as const;
+
+// RFC 9110 sec 8.3.1: media-type = type "/" subtype, each a token; no wildcard, no `+json`
+// suffix pattern, no type-is shorthand (`json`): one media type Fastify can look up as it is.
+const EXACT_MEDIA_TYPE = /^[\w!#$&^.-]+\/[\w!#$&^.+-]+$/;
+
+/** The media types a `type` option lists, if each is one exact media type (else null). */
+function exactTypesOf(type: unknown, name: ParserName): readonly string[] | null {
+  if (typeof type === 'function') return null;
+  const list: unknown[] = Array.isArray(type) ? type : [type || DEFAULT_TYPES[name]];
+  if (list.length === 0) return null;
+  const types: string[] = [];
+  for (const entry of list) {
+    if (typeof entry !== 'string' || !EXACT_MEDIA_TYPE.test(entry)) return null;
+    types.push(entry.toLowerCase());
+  }
+  return types;
+}
 
 const PIPELINES = {
   json: jsonPipeline,
@@ -258,6 +284,7 @@ function choicesOf(options: FastifyParsersOptions): Choice[] {
           ? matchesType
           : (_: string | null, req: IncomingMessage) => Boolean(typeFunction(req)),
       mayTake: typeFunction === null ? matchesType : () => true,
+      exactTypes: exactTypesOf((parserOptions as { type?: unknown }).type, name),
       limited: new Map(),
     });
   }
@@ -349,6 +376,24 @@ function codeOf(err: unknown, parser: ParserName): string | undefined {
 }
 
 /**
+ * Registers `parser` for one media type, unless the application registered a parser of its own
+ * for it (FST_ERR_CTP_ALREADY_PRESENT; Fastify's own default for the type is replaced).
+ */
+function addUnlessTaken(
+  instance: FastifyInstanceLike,
+  type: string,
+  parser: ContentTypeParser,
+): boolean {
+  try {
+    instance.addContentTypeParser(type, parser);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'FST_ERR_CTP_ALREADY_PRESENT') return false;
+    throw err;
+  }
+  return true;
+}
+
+/**
  * Gives Fastify's own parser for `type` (application/json, text/plain) over to `parser`, unless
  * the application registered its own for it. Fastify tells the two apart only in
  * `addContentTypeParser`: over its own default parser the call replaces it, over one the
@@ -361,19 +406,31 @@ function replaceFastifyDefault(
   type: string,
   parser: ContentTypeParser,
 ): void {
-  try {
-    instance.addContentTypeParser(type, parser);
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'FST_ERR_CTP_ALREADY_PRESENT') return;
-    throw err;
+  if (addUnlessTaken(instance, type, parser)) instance.removeContentTypeParser(type);
+}
+
+/**
+ * Beside a catch-all parser of the application's: ours for each media type our parsers list,
+ * but those the application has a parser of its own for, and the catch-all stays the
+ * application's (every other type, and a body without a Content-Type, goes to it).
+ */
+function registerBesideCatchAll(
+  instance: FastifyInstanceLike,
+  choices: readonly Choice[],
+  parser: ContentTypeParser,
+): void {
+  const types = new Set<string>();
+  for (const choice of choices) {
+    if (choice.exactTypes === null) throw new Error(CATCH_ALL_TAKEN);
+    for (const type of choice.exactTypes) types.add(type);
   }
-  instance.removeContentTypeParser(type);
+  for (const type of types) addUnlessTaken(instance, type, parser);
 }
 
 type ContentTypeParser = (request: FastifyRequestLike, payload: unknown) => Promise<unknown>;
 
 const CATCH_ALL_TAKEN =
-  "httpwareParsers: this context already has a catch-all content-type parser ('*') of the application's, which the plugin's would replace; register the plugin in another context, or remove yours";
+  "httpwareParsers: this context already has a catch-all content-type parser ('*') of the application's, and a parser's `type` here is not a list of exact media types (a wildcard, a function) that the plugin could register beside it; give `type` as media types, register the plugin in another context, or remove yours";
 
 /**
  * Whether the context has a catch-all parser (`'*'`) already. A second one replaces the first
@@ -442,13 +499,15 @@ export const httpwareParsers = asFastifyPlugin<FastifyParsersOptions>(
       }
     };
     try {
-      if (hasCatchAll(instance)) throw new Error(CATCH_ALL_TAKEN);
-      for (const type of FASTIFY_PARSERS) {
-        if (choices.some((choice) => choice.mayTake(type))) {
-          replaceFastifyDefault(instance, type, parser);
+      if (hasCatchAll(instance)) registerBesideCatchAll(instance, choices, parser);
+      else {
+        for (const type of FASTIFY_PARSERS) {
+          if (choices.some((choice) => choice.mayTake(type))) {
+            replaceFastifyDefault(instance, type, parser);
+          }
         }
+        instance.addContentTypeParser('*', parser);
       }
-      instance.addContentTypeParser('*', parser);
     } catch (err) {
       done(err as Error);
       return;

@@ -508,8 +508,8 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
  * - the Content-Length counts the bytes on the wire, not the stream's: one over the limit is
  *   refused unread (as Fastify does), but the stream's bytes are not held to it;
  * - the stream may push strings (Fastify takes them as UTF-8), and may fail: an error it emits
- *   with an HTTP status of its own (@fastify/compress gives a corrupt body a 400) is the answer,
- *   any other is a 400 `entity.inflate.failed` caused by it;
+ *   with an error status of its own as a number in `statusCode` (@fastify/compress gives a
+ *   corrupt body a 400) is the answer, any other a 400 `entity.inflate.failed` caused by it;
  * - after an error, the rest is drained off the stream, which passes it on from the request.
  */
 class PayloadBodyReader extends NodeBodyReader {
@@ -585,9 +585,9 @@ class PayloadBodyReader extends NodeBodyReader {
 
 /** What a preParsing hook's stream failed with, as the request's error (see PayloadBodyReader). */
 function payloadFailure(err: Error): unknown {
-  const own = err as Error & { status?: unknown; statusCode?: unknown };
-  const status = Number(own.statusCode ?? own.status);
-  if (status >= 400 && status <= 599) return err;
+  // Fastify's rule for a stream's error: its own `statusCode`, if an error status as a number.
+  const status = (err as Error & { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status <= 599) return err;
   return createError('entity.inflate.failed', {}, { message: err.message, cause: err });
 }
 

@@ -67,29 +67,34 @@ describe("httpwareParsers keeps the application's own parsers", () => {
     assert.deepEqual(json, { body: { mine: '{"a":1}' } });
   });
 
-  it('fails the registration beside a catch-all parser of the application, rather than replace it', async () => {
+  it("beside the application's catch-all parser, takes its own types and leaves it the rest", async () => {
+    const build = withPlugin({}, (app) => addOwnParser(app, '*'));
+    const ours = await postOnce(build, { headers: JSON_TYPE, body: '{"a":1}' });
+    assert.deepEqual(ours.json, { body: { a: 1 } });
+    const theirs = await postOnce(build, { headers: { 'content-type': 'image/png' }, body: 'x' });
+    assert.deepEqual(theirs.json, { body: { mine: 'x' } });
+  });
+
+  it("fails the registration beside the application's catch-all when a type is a wildcard, rather than replace it", async () => {
     await assert.rejects(
       postOnce(
-        withPlugin({}, (app) => addOwnParser(app, '*')),
+        withPlugin({ json: { type: 'application/*+json' } }, (app) => addOwnParser(app, '*')),
         { headers: JSON_TYPE, body: '{}' },
       ),
       /already has a catch-all content-type parser/,
     );
   });
 
-  it("a catch-all parser in a parent context is the child's, and fails the child's registration", async () => {
-    await assert.rejects(
-      postOnce(
-        (app) => {
-          addOwnParser(app, '*');
-          app.register(async (child) => {
-            await child.register(httpwareParsers);
-          });
-        },
-        { headers: JSON_TYPE, body: '{}' },
-      ),
-      /already has a catch-all content-type parser/,
-    );
+  it("a parent context's catch-all parser is the child's: the child's registration keeps it", async () => {
+    const build = (app: FastifyInstance) => {
+      addOwnParser(app, '*');
+      app.register(async (child) => {
+        await child.register(httpwareParsers);
+        echoRoute(child);
+      });
+    };
+    const theirs = await postOnce(build, { headers: { 'content-type': 'image/png' }, body: 'x' });
+    assert.deepEqual(theirs.json, { body: { mine: 'x' } });
   });
 });
 

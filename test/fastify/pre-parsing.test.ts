@@ -115,6 +115,21 @@ describe('httpwareParsers and a preParsing hook that replaces the payload', () =
     assert.equal(json.code, 'MINE');
   });
 
+  it("answers an error of the hook's stream whose statusCode is not a number as a 400", async () => {
+    const { reply } = await postOnce(
+      withHook(async (_request, _reply, payload) => {
+        payload.resume();
+        return new Readable({
+          read() {
+            this.destroy(Object.assign(new Error('teapot?'), { statusCode: '418' }));
+          },
+        });
+      }),
+      { headers: JSON_TYPE, body: '{}' },
+    );
+    assert.equal(reply.status, 400);
+  });
+
   it("answers an error of the hook's stream without a status as a 400 entity.inflate.failed", async () => {
     let seen: Record<string, unknown>[] = [];
     const { reply } = await postOnce(
