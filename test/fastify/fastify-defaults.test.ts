@@ -148,3 +148,80 @@ describe("httpwareParsers' JSON defaults under Fastify", () => {
     assert.equal(json.code, 'FST_ERR_CTP_INVALID_JSON_BODY');
   });
 });
+
+describe("httpwareParsers: differences from Fastify's parsers that docs/fastify.md names", () => {
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  it("a parser's limit above the server's bodyLimit does not raise it (413)", async () => {
+    const { reply } = await postOnce(
+      recording({ text: { limit: 20_000 } }).build,
+      { headers: { 'content-type': 'text/plain' }, body: 'y'.repeat(2000) },
+      { bodyLimit: 1024 },
+    );
+    assert.equal(reply.status, 413);
+  });
+
+  it('inflate: false refuses a compressed body with a 415 encoding.unsupported', async () => {
+    const { reply, json } = await postOnce(recording({ json: { inflate: false } }).build, {
+      headers: { ...JSON_TYPE, 'content-encoding': 'gzip' },
+      body: '{}',
+    });
+    assert.deepEqual([reply.status, json.code], [415, 'encoding.unsupported']);
+  });
+
+  it("Fastify's onProtoPoisoning does not reach the json parser; its own option does", async () => {
+    const body = '{"__proto__":{"x":1},"a":1}';
+    const refused = await postOnce(
+      recording().build,
+      { headers: JSON_TYPE, body },
+      { onProtoPoisoning: 'remove' },
+    );
+    assert.equal(refused.reply.status, 400);
+    const removed = await postOnce(recording({ json: { onProtoPoisoning: 'remove' } }).build, {
+      headers: JSON_TYPE,
+      body,
+    });
+    assert.deepEqual(removed.json, { body: { a: 1 } });
+  });
+
+  it('hasContentTypeParser is false for application/json once the plugin took it', async () => {
+    const server = await startFastify(async (app) => {
+      await app.register(httpwareParsers);
+    });
+    try {
+      assert.equal(server.app.hasContentTypeParser('application/json'), false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("removing Fastify's JSON parser before the plugin leaves JSON to ours", async () => {
+    const { json } = await postOnce(
+      (app) => {
+        app.removeContentTypeParser('application/json');
+        recording().build(app);
+      },
+      { headers: JSON_TYPE, body: '{"a":1}' },
+    );
+    assert.deepEqual(json, { body: { a: 1 } });
+  });
+
+  it('reads a form flat by default, as @fastify/formbody: a[b] a name, repeats an array, an empty name dropped', async () => {
+    const { json } = await postOnce(recording().build, {
+      headers: FORM,
+      body: 'a[b]=1&c=2&c=3&=4',
+    });
+    assert.deepEqual(json, { body: { 'a[b]': '1', c: ['2', '3'] } });
+  });
+
+  it('refuses a form of more than 1000 fields (413); parameterLimit: Infinity takes it', async () => {
+    const body = Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&');
+    const refused = await postOnce(recording().build, { headers: FORM, body });
+    assert.deepEqual([refused.reply.status, refused.json.code], [413, 'parameters.too.many']);
+    const taken = await postOnce(
+      recording({ urlencoded: { parameterLimit: Number.POSITIVE_INFINITY } }).build,
+      { headers: FORM, body },
+    );
+    assert.equal(Object.keys(taken.json.body as object).length, 1001);
+  });
+});

@@ -57,9 +57,13 @@ describe('httpwareParsers and a preParsing hook that replaces the payload', () =
 
   it('refuses a Content-Length over the limit before reading the stream', async () => {
     const { reply } = await postOnce(
-      withHook(async (_request, _reply, payload) => payload.pipe(new PassThrough()), {
-        text: { limit: 100 },
-      }),
+      withHook(
+        async (_request, _reply, payload) => {
+          payload.resume(); // the stream stands for it, shorter than the limit
+          return Readable.from([Buffer.from('short')]);
+        },
+        { text: { limit: 100 } },
+      ),
       { headers: { 'content-type': 'text/plain' }, body: 'z'.repeat(200) },
     );
     assert.equal(reply.status, 413);
@@ -74,6 +78,20 @@ describe('httpwareParsers and a preParsing hook that replaces the payload', () =
       { headers: JSON_TYPE, body: '{}' },
     );
     assert.deepEqual(json, { body: { c: 'é' } });
+  });
+
+  it("counts a stream's strings against the limit in UTF-8 bytes", async () => {
+    const { reply } = await postOnce(
+      withHook(
+        async (_request, _reply, payload) => {
+          payload.resume();
+          return Readable.from(['ééé']); // 3 characters, 6 bytes
+        },
+        { text: { limit: 5 } },
+      ),
+      { headers: { 'content-type': 'text/plain' }, body: 'x' },
+    );
+    assert.equal(reply.status, 413);
   });
 
   /**
