@@ -77,6 +77,15 @@ export interface FastifyLoggerOptions extends LoggerOptions {
   requestId?: boolean | undefined;
 }
 
+/** What the json parser takes under Fastify besides its own options. */
+export interface FastifyJsonOptions {
+  /**
+   * An empty JSON body: `'error'` (default), a 400 as Fastify's own parser answers
+   * (`FST_ERR_CTP_EMPTY_JSON_BODY`); `'object'`, `{}` as body-parser reads it.
+   */
+  emptyBody?: 'error' | 'object' | undefined;
+}
+
 export interface FastifyParsersOptions {
   /**
    * httpware's JSON parser (default on): its options, `true`, or `false` for none (Fastify's
@@ -197,14 +206,8 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
   },
 );
 
-/** The Fastify defaults of a parser's options, where Fastify's own parser differs from ours. */
-export interface FastifyJsonOptions {
-  /**
-   * An empty JSON body: `'error'` (default), a 400 as Fastify's own parser answers
-   * (`FST_ERR_CTP_EMPTY_JSON_BODY`); `'object'`, `{}` as body-parser reads it.
-   */
-  emptyBody?: 'error' | 'object' | undefined;
-}
+/** A content-type parser as Fastify calls one that reads the stream itself. */
+type ContentTypeParser = (request: FastifyRequestLike, payload: unknown) => Promise<unknown>;
 
 interface Choice {
   readonly name: ParserName;
@@ -409,6 +412,9 @@ function replaceFastifyDefault(
   if (addUnlessTaken(instance, type, parser)) instance.removeContentTypeParser(type);
 }
 
+const CATCH_ALL_TAKEN =
+  "httpwareParsers: this context already has a catch-all content-type parser ('*') of the application's, and a parser's `type` here is not a list of exact media types (a wildcard, a function) that the plugin could register beside it; give `type` as media types, register the plugin in another context, or remove yours";
+
 /**
  * Beside a catch-all parser of the application's: ours for each media type our parsers list,
  * but those the application has a parser of its own for, and the catch-all stays the
@@ -426,11 +432,6 @@ function registerBesideCatchAll(
   }
   for (const type of types) addUnlessTaken(instance, type, parser);
 }
-
-type ContentTypeParser = (request: FastifyRequestLike, payload: unknown) => Promise<unknown>;
-
-const CATCH_ALL_TAKEN =
-  "httpwareParsers: this context already has a catch-all content-type parser ('*') of the application's, and a parser's `type` here is not a list of exact media types (a wildcard, a function) that the plugin could register beside it; give `type` as media types, register the plugin in another context, or remove yours";
 
 /**
  * Whether the context has a catch-all parser (`'*'`) already. A second one replaces the first
@@ -458,7 +459,9 @@ function hasCatchAll(instance: FastifyInstanceLike): boolean {
  * matches it (a Content-Type none matches is a 415 from the first, once its body is drained).
  * Fastify's own json and text parsers give way where one of ours takes their type (a parser
  * the application registered never does, nor a type none of ours takes: with `json: false`,
- * Fastify's JSON parser stays). Each body is read by the same pipeline as the Node middleware:
+ * Fastify's JSON parser stays). Beside a catch-all of the application's, the same parser is
+ * registered for each media type ours list instead (registerBesideCatchAll).
+ * Each body is read by the same pipeline as the Node middleware:
  * off `request.raw`, or off the stream a `preParsing` hook put in its place (what Fastify hands
  * a content-type parser). The limit is Fastify's `bodyLimit` for the route, or the parser's
  * `limit` where that is lower; errors are HttpwareErrors with `statusCode`, and a `code` that
