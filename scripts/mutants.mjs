@@ -1182,6 +1182,13 @@ export const mutants = [
     ['test/fastify/own-parsers'],
   ),
   hostile(
+    "fastify: a type function's parser leaves Fastify's JSON parser in place",
+    'src/fastify/index.ts',
+    '      mayTake: typeFunction === null ? matchesType : () => true,',
+    '      mayTake: matchesType,',
+    ['test/fastify/own-parsers'],
+  ),
+  hostile(
     "fastify: the application's catch-all parser replaced",
     'src/fastify/index.ts',
     '      if (hasCatchAll(instance)) registerBesideCatchAll(instance, choices, parser);',

@@ -147,6 +147,15 @@ describe("httpwareParsers and Fastify's built-in parsers", () => {
     assert.deepEqual(json, { body: { type: 'Buffer', data: [...Buffer.from('{"a":1}')] } });
   });
 
+  it("a parser of ours with a type function counts as taking every type: Fastify's give way", async () => {
+    const { json } = await postOnce(withPlugin({ json: false, text: { type: () => true } }), {
+      headers: JSON_TYPE,
+      body: '{"a":1}',
+    });
+    // text's string, not Fastify's parsed object.
+    assert.deepEqual(json, { body: '{"a":1}' });
+  });
+
   it("with json on, a gzip JSON body is ours (inflated), not Fastify's", async () => {
     const { json } = await postOnce(withPlugin({}), {
       headers: { ...JSON_TYPE, 'content-encoding': 'gzip' },
