@@ -7,26 +7,32 @@
 // public entry Fastify's own plugin types.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createError, isHttpwareError } from '../errors.js';
+import type { Readable } from 'node:stream';
+import { type ErrorType, HttpwareSyntaxError, isHttpwareError } from '../errors.js';
 import { recordFailure } from '../failures.js';
 import { logger } from '../logger/index.js';
 import type { FormatFn, LoggerOptions, PredefinedFormat } from '../logger/types.js';
-import { json } from '../parsers/json.js';
-import { compileTypeMatcher, parseContentType } from '../parsers/media-type.js';
-import { raw } from '../parsers/raw.js';
-import { text } from '../parsers/text.js';
+import { jsonPipeline } from '../parsers/json.js';
+import { parseContentType } from '../parsers/media-type.js';
+import type { ResolvedOptions } from '../parsers/options.js';
+import type { Pipeline } from '../parsers/pipeline.js';
+import { rawPipeline } from '../parsers/raw.js';
+import { readBody } from '../parsers/read-body.js';
+import { textPipeline } from '../parsers/text.js';
 import type {
   JsonReadOptions,
   RawReadOptions,
   TextReadOptions,
   UrlencodedReadOptions,
 } from '../parsers/types.js';
-import { urlencoded } from '../parsers/urlencoded.js';
+import { urlencodedPipeline } from '../parsers/urlencoded.js';
 
 /** What the plugins use of a Fastify request. */
 export interface FastifyRequestLike {
   readonly raw: IncomingMessage;
   readonly id: unknown;
+  /** The route's options; `bodyLimit` is the route's, or the server's. */
+  readonly routeOptions?: { readonly bodyLimit?: number | undefined } | undefined;
 }
 
 /** What the plugins use of a Fastify reply. */
@@ -71,12 +77,25 @@ export interface FastifyLoggerOptions extends LoggerOptions {
   requestId?: boolean | undefined;
 }
 
+/** What the json parser takes under Fastify besides its own options. */
+export interface FastifyJsonOptions {
+  /**
+   * An empty JSON body: `'error'` (default), a 400 as Fastify's own parser answers
+   * (`FST_ERR_CTP_EMPTY_JSON_BODY`); `'object'`, `{}` as body-parser reads it.
+   */
+  emptyBody?: 'error' | 'object' | undefined;
+}
+
 export interface FastifyParsersOptions {
-  /** httpware's JSON parser (default on): its options, `true`, or `false` for none. */
-  json?: JsonReadOptions | boolean | undefined;
+  /**
+   * httpware's JSON parser (default on): its options, `true`, or `false` for none (Fastify's
+   * own JSON parser stays). Under Fastify `strict` defaults to false, and `emptyBody` says what
+   * an empty body is.
+   */
+  json?: (JsonReadOptions & FastifyJsonOptions) | boolean | undefined;
   /** httpware's urlencoded parser (default on). */
   urlencoded?: UrlencodedReadOptions | boolean | undefined;
-  /** httpware's text parser (default on). */
+  /** httpware's text parser (default on; `false`: Fastify's own text/plain parser stays). */
   text?: TextReadOptions | boolean | undefined;
   /** httpware's raw parser, `application/octet-stream` by default (default off). */
   raw?: RawReadOptions | boolean | undefined;
@@ -187,17 +206,29 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
   },
 );
 
-type Reader = (req: IncomingMessage, options?: object) => Promise<unknown>;
+/** A content-type parser as Fastify calls one that reads the stream itself. */
+type ContentTypeParser = (request: FastifyRequestLike, payload: unknown) => Promise<unknown>;
 
 interface Choice {
-  readonly read: Reader;
-  readonly options: object | undefined;
+  readonly name: ParserName;
+  readonly pipeline: Pipeline;
+  /** Whether its options set `limit`; if not, Fastify's `bodyLimit` is the limit. */
+  readonly ownLimit: boolean;
   /**
    * Whether this parser takes the request, given its media type (its `type` option, as the
    * middleware reads it).
    */
   readonly takes: (mediaType: string | null, req: IncomingMessage) => boolean;
+  /** Whether it may take a body of this media type, known at registration (a function: yes). */
+  readonly mayTake: (mediaType: string) => boolean;
+  /** The media types it takes, when its `type` lists them one by one (no wildcard, no function). */
+  readonly exactTypes: readonly string[] | null;
+  /** Its resolved options with another limit, made once per limit (one per distinct bodyLimit). */
+  readonly limited: Map<number, ResolvedOptions>;
 }
+
+/** The parsers Fastify has built in, which give way to ours in this context (see httpwareParsers). */
+const FASTIFY_PARSERS = ['application/json', 'text/plain'];
 
 const DEFAULT_TYPES = {
   json: 'application/json',
@@ -206,46 +237,134 @@ const DEFAULT_TYPES = {
   raw: 'application/octet-stream',
 } as const;
 
-/** The parsers Fastify has built in, which this plugin replaces in its context. */
-const FASTIFY_PARSERS = ['application/json', 'text/plain'];
+// RFC 9110 sec 8.3.1: media-type = type "/" subtype, each a token; no wildcard, no `+json`
+// suffix pattern, no type-is shorthand (`json`): one media type Fastify can look up as it is.
+const EXACT_MEDIA_TYPE = /^[\w!#$&^.-]+\/[\w!#$&^.+-]+$/;
 
-const PARSERS = { json, urlencoded, text, raw } as const;
-type ParserName = keyof typeof PARSERS;
+/** The media types a `type` option lists, if each is one exact media type (else null). */
+function exactTypesOf(type: unknown, name: ParserName): readonly string[] | null {
+  if (typeof type === 'function') return null;
+  const list: unknown[] = Array.isArray(type) ? type : [type || DEFAULT_TYPES[name]];
+  if (list.length === 0) return null;
+  const types: string[] = [];
+  for (const entry of list) {
+    if (typeof entry !== 'string' || !EXACT_MEDIA_TYPE.test(entry)) return null;
+    types.push(entry.toLowerCase());
+  }
+  return types;
+}
+
+const PIPELINES = {
+  json: jsonPipeline,
+  urlencoded: urlencodedPipeline,
+  text: textPipeline,
+  raw: rawPipeline,
+} as const;
+type ParserName = keyof typeof PIPELINES;
 
 /** The parsers chosen by the options, checked now: a bad option fails `register`. */
 function choicesOf(options: FastifyParsersOptions): Choice[] {
   const choices: Choice[] = [];
-  for (const name of Object.keys(PARSERS) as ParserName[]) {
+  for (const name of Object.keys(PIPELINES) as ParserName[]) {
     const given = options[name] ?? name !== 'raw';
     if (given === false) continue;
-    const parserOptions = given === true ? undefined : given;
-    if (
-      parserOptions !== undefined &&
-      (typeof parserOptions !== 'object' || parserOptions === null)
-    ) {
+    const parserOptions = given === true ? {} : given;
+    if (typeof parserOptions !== 'object' || parserOptions === null) {
       throw new TypeError(`option ${name} must be a boolean or the ${name} parser's options`);
     }
-    // Making the middleware once resolves the options, so a bad one throws here, not per request.
-    (PARSERS[name] as (options?: object) => unknown)(parserOptions);
-    const type = (parserOptions as { type?: unknown } | undefined)?.type || DEFAULT_TYPES[name];
-    const takes =
-      typeof type === 'function'
-        ? (_: string | null, req: IncomingMessage) =>
-            Boolean((type as (req: IncomingMessage) => unknown)(req))
-        : compileTypeMatcher(type);
-    choices.push({ read: PARSERS[name].read as Reader, options: parserOptions, takes });
+    // Resolving the options once here: a bad one throws now, not per request.
+    const pipeline =
+      name === 'json'
+        ? fastifyJson(parserOptions as JsonReadOptions & FastifyJsonOptions)
+        : (PIPELINES[name] as (options?: object) => Pipeline)(parserOptions);
+    const { typeFunction, matchesType } = pipeline.options;
+    choices.push({
+      name,
+      pipeline,
+      ownLimit: (parserOptions as { limit?: unknown }).limit != null,
+      takes:
+        typeFunction === null
+          ? matchesType
+          : (_: string | null, req: IncomingMessage) => Boolean(typeFunction(req)),
+      mayTake: typeFunction === null ? matchesType : () => true,
+      exactTypes: exactTypesOf((parserOptions as { type?: unknown }).type, name),
+      limited: new Map(),
+    });
   }
   return choices;
 }
 
 /**
- * Fastify answers an error with its `statusCode` and names it by its `code` (`FST_ERR_...`);
- * ours get their `type` as that code, unless they carry one (`ECONNABORTED`).
+ * The json parser as a Fastify user expects it: any JSON value at the top level, as Fastify's
+ * own parser takes (`strict: false`, unless the options say), and an empty body refused
+ * (`emptyBody`).
  */
-function withCode(err: unknown): unknown {
+function fastifyJson(options: JsonReadOptions & FastifyJsonOptions): Pipeline {
+  const { emptyBody = 'error', ...json } = options;
+  if (emptyBody !== 'error' && emptyBody !== 'object') {
+    throw new TypeError("option emptyBody must be 'error' or 'object'");
+  }
+  const pipeline = jsonPipeline({ strict: false, ...json });
+  if (emptyBody === 'object') return pipeline;
+  const { charsets, parse } = pipeline.format;
+  return {
+    options: pipeline.options,
+    format: {
+      charsets,
+      parse: (body, charset) => {
+        if (body.length === 0) throw withCode(emptyJson(), 'FST_ERR_CTP_EMPTY_JSON_BODY');
+        return parse(body, charset);
+      },
+    },
+  };
+}
+
+function emptyJson(): HttpwareSyntaxError {
+  return new HttpwareSyntaxError('empty JSON body', '');
+}
+
+/**
+ * The options a body is read with under a route whose Fastify `bodyLimit` (the route's, or the
+ * server's) is `bodyLimit`: that is the limit, unless the parser's own `limit` is lower.
+ */
+function optionsFor(choice: Choice, bodyLimit: unknown): ResolvedOptions {
+  const options = choice.pipeline.options;
+  if (typeof bodyLimit !== 'number') return options;
+  const limit = choice.ownLimit ? Math.min(options.limit, bodyLimit) : bodyLimit;
+  if (limit === options.limit) return options;
+  let limited = choice.limited.get(limit);
+  if (limited === undefined) {
+    limited = { ...options, limit };
+    choice.limited.set(limit, limited);
+  }
+  return limited;
+}
+
+/**
+ * Fastify's codes (`FST_ERR_CTP_*`, what Fastify's own parsers answer the same body with) for
+ * our kinds that have one; the others keep their `type` as their code.
+ */
+const FASTIFY_CODES: Partial<Record<ErrorType, string>> = {
+  'entity.too.large': 'FST_ERR_CTP_BODY_TOO_LARGE',
+  'media.type.unsupported': 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+  'request.size.invalid': 'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+};
+/** The json parser's: Fastify answers a prototype key as any body its parser refuses. */
+const FASTIFY_JSON_CODES: Partial<Record<ErrorType, string>> = {
+  ...FASTIFY_CODES,
+  'entity.parse.failed': 'FST_ERR_CTP_INVALID_JSON_BODY',
+  'entity.prototype.forbidden': 'FST_ERR_CTP_INVALID_JSON_BODY',
+};
+
+/**
+ * Fastify answers an error with its `statusCode` and names it by its `code`. Ours get Fastify's
+ * code where Fastify has one for the same refusal, else their `type`; one that has a code
+ * already (`ECONNABORTED`) keeps it. `type`, `status`, `statusCode` and `expose` stay.
+ */
+function withCode<E>(err: E, code: string | undefined): E {
   if (isHttpwareError(err) && (err as { code?: unknown }).code === undefined) {
     Object.defineProperty(err, 'code', {
-      value: err.type,
+      value: code ?? err.type,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -254,15 +373,99 @@ function withCode(err: unknown): unknown {
   return err;
 }
 
+function codeOf(err: unknown, parser: ParserName): string | undefined {
+  if (!isHttpwareError(err)) return undefined;
+  return (parser === 'json' ? FASTIFY_JSON_CODES : FASTIFY_CODES)[err.type];
+}
+
 /**
- * The parsers plugin: httpware's json, urlencoded and text (and raw, when asked) in place of
- * Fastify's own json and text (removed in this context, whichever are on), through one
- * catch-all content-type parser that hands each body to the first parser whose `type` matches
- * it (a Content-Type none matches is a 415). Each reads
- * `request.raw` with its `read`: limits count inflated bytes, every Content-Encoding is
- * decoded, and an error is an HttpwareError whose `statusCode` Fastify's error handler answers
- * with (and whose `code` is its `type`). Fastify's `bodyLimit` does not apply: it counts only
- * what Fastify reads itself; `limit` is the limit.
+ * Registers `parser` for one media type, unless the application registered a parser of its own
+ * for it (FST_ERR_CTP_ALREADY_PRESENT; Fastify's own default for the type is replaced).
+ */
+function addUnlessTaken(
+  instance: FastifyInstanceLike,
+  type: string,
+  parser: ContentTypeParser,
+): boolean {
+  try {
+    instance.addContentTypeParser(type, parser);
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'FST_ERR_CTP_ALREADY_PRESENT') return false;
+    throw err;
+  }
+  return true;
+}
+
+/**
+ * Gives Fastify's own parser for `type` (application/json, text/plain) over to `parser`, unless
+ * the application registered its own for it. Fastify tells the two apart only in
+ * `addContentTypeParser`: over its own default parser the call replaces it, over one the
+ * application added it throws FST_ERR_CTP_ALREADY_PRESENT (`hasContentTypeParser` is true for
+ * both). Ours, added so, is removed again: the type then goes to the catch-all like any other,
+ * and the application may still add a parser of its own for it after this plugin.
+ */
+function replaceFastifyDefault(
+  instance: FastifyInstanceLike,
+  type: string,
+  parser: ContentTypeParser,
+): void {
+  if (addUnlessTaken(instance, type, parser)) instance.removeContentTypeParser(type);
+}
+
+const CATCH_ALL_TAKEN =
+  "httpwareParsers: this context already has a catch-all content-type parser ('*') of the application's, and a parser's `type` here is not a list of exact media types (a wildcard, a function) that the plugin could register beside it; give `type` as media types, register the plugin in another context, or remove yours";
+
+/**
+ * Beside a catch-all parser of the application's: ours for each media type our parsers list,
+ * but those the application has a parser of its own for, and the catch-all stays the
+ * application's (every other type, and a body without a Content-Type, goes to it).
+ */
+function registerBesideCatchAll(
+  instance: FastifyInstanceLike,
+  choices: readonly Choice[],
+  parser: ContentTypeParser,
+): void {
+  const types = new Set<string>();
+  for (const choice of choices) {
+    if (choice.exactTypes === null) throw new Error(CATCH_ALL_TAKEN);
+    for (const type of choice.exactTypes) types.add(type);
+  }
+  for (const type of types) addUnlessTaken(instance, type, parser);
+}
+
+/**
+ * Whether the context has a catch-all parser (`'*'`) already. A second one replaces the first
+ * without a word (`addContentTypeParser('*')` never throws FST_ERR_CTP_ALREADY_PRESENT), and
+ * Fastify has no public way to ask (`hasContentTypeParser('*')` is false even then), so this
+ * reads its content-type parsers where Fastify keeps them: under the symbol it describes as
+ * `fastify.contentTypeParser`, a Map in which the catch-all is the '' entry. A Fastify that keeps
+ * them otherwise answers false, and the plugin registers as before.
+ */
+function hasCatchAll(instance: FastifyInstanceLike): boolean {
+  for (let o: object | null = instance; o !== null; o = Object.getPrototypeOf(o)) {
+    const symbol = Object.getOwnPropertySymbols(o).find(
+      (candidate) => candidate.description === 'fastify.contentTypeParser',
+    );
+    if (symbol === undefined) continue;
+    const parsers = (instance as unknown as Record<symbol, { customParsers?: unknown }>)[symbol];
+    return parsers?.customParsers instanceof Map && parsers.customParsers.has('');
+  }
+  return false;
+}
+
+/**
+ * The parsers plugin: httpware's json, urlencoded and text (and raw, when asked) through one
+ * catch-all content-type parser (`'*'`) that hands each body to the first parser whose `type`
+ * matches it (a Content-Type none matches is a 415 from the first, once its body is drained).
+ * Fastify's own json and text parsers give way where one of ours takes their type (a parser
+ * the application registered never does, nor a type none of ours takes: with `json: false`,
+ * Fastify's JSON parser stays). Beside a catch-all of the application's, the same parser is
+ * registered for each media type ours list instead (registerBesideCatchAll).
+ * Each body is read by the same pipeline as the Node middleware:
+ * off `request.raw`, or off the stream a `preParsing` hook put in its place (what Fastify hands
+ * a content-type parser). The limit is Fastify's `bodyLimit` for the route, or the parser's
+ * `limit` where that is lower; errors are HttpwareErrors with `statusCode`, and a `code` that
+ * is Fastify's `FST_ERR_CTP_*` where Fastify has one (codeOf).
  */
 export const httpwareParsers = asFastifyPlugin<FastifyParsersOptions>(
   'httpware-parsers',
@@ -274,24 +477,44 @@ export const httpwareParsers = asFastifyPlugin<FastifyParsersOptions>(
       done(err as Error);
       return;
     }
-    // Fastify's own two go, so that a type none of ours takes is a 415 whichever parsers are on.
-    for (const type of FASTIFY_PARSERS) {
-      if (instance.hasContentTypeParser(type)) instance.removeContentTypeParser(type);
+    // With no parser of ours, Fastify's own answer every type it has and refuse the others.
+    if (choices.length === 0) {
+      done();
+      return;
     }
-    instance.addContentTypeParser('*', async (request) => {
+    const parser: ContentTypeParser = async (request, payload) => {
       const req = request.raw;
       const mediaType = parseContentType(req.headers['content-type']).type;
       // None taking it, the first refuses it (415) once its rest is drained, as `read` does.
-      const choice = choices.find((candidate) => candidate.takes(mediaType, req)) ?? choices[0];
-      if (choice === undefined) {
-        throw withCode(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));
-      }
+      const choice = (choices.find((candidate) => candidate.takes(mediaType, req)) ??
+        choices[0]) as Choice;
+      const stream = payload === req || payload == null ? null : (payload as Readable);
       try {
-        return await choice.read(req, choice.options);
+        return await readBody(
+          req,
+          null,
+          optionsFor(choice, request.routeOptions?.bodyLimit),
+          choice.pipeline.format,
+          stream,
+        );
       } catch (err) {
-        throw withCode(err);
+        throw withCode(err, codeOf(err, choice.name));
       }
-    });
+    };
+    try {
+      if (hasCatchAll(instance)) registerBesideCatchAll(instance, choices, parser);
+      else {
+        for (const type of FASTIFY_PARSERS) {
+          if (choices.some((choice) => choice.mayTake(type))) {
+            replaceFastifyDefault(instance, type, parser);
+          }
+        }
+        instance.addContentTypeParser('*', parser);
+      }
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
     done();
   },
 );

@@ -6,7 +6,7 @@ import type { RawOptions, RawParser } from './types.js';
 
 const asIs = (body: string | Buffer): Buffer => body as Buffer;
 
-function rawPipeline(options?: RawOptions): Pipeline {
+export function rawPipeline(options?: RawOptions): Pipeline {
   return {
     options: resolveOptions(options, 'application/octet-stream'),
     format: { charsets: null, parse: asIs },

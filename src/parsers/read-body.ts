@@ -20,7 +20,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerHttp2Stream } from 'node:http2';
-import type { Transform } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
@@ -32,6 +32,7 @@ import {
   DRAIN_LIMIT_BYTES,
   DRAIN_LIMIT_MS,
   discard,
+  ignore,
   lengthOf,
   type Pipeline,
 } from './pipeline.js';
@@ -215,14 +216,15 @@ export function readBody(
   res: ServerResponse | null,
   options: ResolvedOptions,
   format: BodyFormat,
+  payload: Readable | null = null,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const refused = unreadable(req, res);
+    const refused = payload === null ? unreadable(req, res) : unreadablePayload(req, payload);
     if (refused !== null) {
       reject(refused);
       return;
     }
-    readsStarted.add(req);
+    readsStarted.add(payload ?? req);
     let contentType: ContentType | undefined;
     let matched = true;
     if (hasBody(req)) {
@@ -239,7 +241,10 @@ export function readBody(
       }
     }
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
-    const reader = new NodeBodyReader(req as BodyRequest, res, done, null, options, format);
+    const reader =
+      payload === null
+        ? new NodeBodyReader(req as BodyRequest, res, done, null, options, format)
+        : new PayloadBodyReader(req as BodyRequest, res, done, null, options, format, payload);
     if (matched) reader.start(contentType);
     else {
       const mediaType = (contentType ?? parseContentType(req.headers['content-type'])).type;
@@ -253,7 +258,7 @@ export function readBody(
  * rather than sharing its body with the first (each would get part of it, or both all of it
  * through two 'data' listeners). Only `read` uses it; the middleware's own test is isFinished.
  */
-const readsStarted = new WeakSet<IncomingMessage>();
+const readsStarted = new WeakSet<Readable>();
 
 /**
  * Why `read` cannot read this request's body, if it cannot. Besides a body already read (even
@@ -289,6 +294,27 @@ function unreadable(
   }
   if (req.destroyed) {
     return req.complete ? createError('stream.not.readable', {}) : abortedBefore(req);
+  }
+  return null;
+}
+
+/**
+ * Why a stream that stands for the request's body (a Fastify `preParsing` hook's) cannot be
+ * read: its request's client left, the stream failed, or it was read already or is being read
+ * by someone else (flowing). The request itself is not asked: it is the hook's to read, and flows into it.
+ */
+function unreadablePayload(req: IncomingMessage, payload: Readable): unknown {
+  if (req.destroyed && !req.complete) return abortedBefore(req);
+  // It failed before it could be read (its hook's stream errs at the first byte it is given).
+  if (payload.errored) return payloadFailure(payload.errored);
+  if (
+    payload.readableDidRead ||
+    payload.readableEnded ||
+    payload.readableFlowing === true ||
+    payload.destroyed ||
+    readsStarted.has(payload)
+  ) {
+    return createError('stream.not.readable', {});
   }
   return null;
 }
@@ -341,12 +367,18 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     return lengthOf(this.req.headers['content-length']);
   }
 
+  /** The stream the body's bytes come from: the request itself. */
+  protected body(): Readable {
+    return this.req;
+  }
+
   protected checkSource(): HttpwareError | null {
+    const body = this.body();
     // Bytes only: a decoder set on the request would hand over strings cut at any character.
-    if (this.req.readableEncoding !== null) return createError('stream.encoding.set', {});
+    if (body.readableEncoding !== null) return createError('stream.encoding.set', {});
     // Only an identity body is refused so: body-parser reads an encoded one through its
     // decompressor (a fresh one is always readable), and so does this, even read whole.
-    if (this.coding === null && this.req.readable === false) {
+    if (this.coding === null && body.readable === false) {
       return createError('stream.not.readable', {});
     }
     return null;
@@ -364,7 +396,7 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       this.connection.watch(this);
     }
     if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
-    else this.listen(req);
+    else this.listen(this.body());
   }
 
   protected pipeInto(decompressor: Transform): void {
@@ -427,14 +459,20 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       callback();
       return;
     }
+    this.drainStream(req, callback);
+  }
+
+  /** Reads `stream` off and throws it away, within DRAIN_LIMIT_BYTES and DRAIN_LIMIT_MS. */
+  protected drainStream(stream: Readable, callback: () => void): void {
+    const { req, res } = this;
     let discarded = 0;
     const stopListening = () => {
       clearTimeout(timer);
-      req.removeListener('data', onData);
-      req.removeListener('end', done);
-      req.removeListener('close', done);
-      req.removeListener('aborted', done);
-      req.removeListener('error', done);
+      stream.removeListener('data', onData);
+      stream.removeListener('end', done);
+      stream.removeListener('close', done);
+      stream.removeListener('aborted', done);
+      stream.removeListener('error', done);
     };
     const done = () => {
       stopListening();
@@ -450,13 +488,107 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       if (discarded > DRAIN_LIMIT_BYTES) giveUp();
     };
     const timer = setTimeout(giveUp, DRAIN_LIMIT_MS);
-    req.on('data', onData);
-    req.on('end', done);
-    req.on('close', done);
-    req.on('aborted', done);
-    req.on('error', done);
-    req.resume();
+    stream.on('data', onData);
+    stream.on('end', done);
+    stream.on('close', done);
+    stream.on('aborted', done);
+    stream.on('error', done);
+    stream.resume();
   }
+}
+
+/**
+ * A body read off a stream that stands for the request's: what a Fastify `preParsing` hook
+ * returned (@fastify/compress's decompressor, a decryption or a tee), which Fastify hands its
+ * content-type parsers in place of `request.raw`, and which the hook feeds from the request. The
+ * request still tells everything else: the Content-Type, its connection closing (a client that
+ * left), where an error's answer goes. What differs from NodeBodyReader:
+ * - the stream is the body as the hook made it: a Content-Encoding the request names was the
+ *   hook's to undo (Fastify's own parsers decode none), so it is not decoded a second time;
+ * - the Content-Length counts the bytes on the wire, not the stream's: one over the limit is
+ *   refused unread (as Fastify does), but the stream's bytes are not held to it;
+ * - the stream may push strings (Fastify takes them as UTF-8), and may fail: an error it emits
+ *   with an error status of its own as a number in `statusCode` (@fastify/compress gives a
+ *   corrupt body a 400) is the answer, any other a 400 `entity.inflate.failed` caused by it;
+ * - after an error, the rest is drained off the stream, which passes it on from the request.
+ */
+class PayloadBodyReader extends NodeBodyReader {
+  private watching = false;
+
+  constructor(
+    req: BodyRequest,
+    res: ServerResponse | null,
+    done: Done,
+    target: BodyTarget | null,
+    options: ResolvedOptions,
+    format: BodyFormat,
+    private readonly payload: Readable,
+  ) {
+    super(req, res, done, target, options, format);
+  }
+
+  protected override body(): Readable {
+    return this.payload;
+  }
+
+  protected override encodingHeader(): string | undefined {
+    return undefined;
+  }
+
+  protected override announced(): number | null {
+    return null;
+  }
+
+  protected override checkSource(): HttpwareError | null {
+    const length = announcedLength(this.req);
+    const limit = this.options.limit;
+    if (length !== null && length > limit) {
+      return createError('entity.too.large', { expected: length, length, limit });
+    }
+    return this.payload.readable === false ? createError('stream.not.readable', {}) : null;
+  }
+
+  protected override listen(source: NodeJS.ReadableStream): void {
+    this.source = source;
+    this.watching = true;
+    source.on('data', this.onPayloadData);
+    source.on('end', this.onEnd);
+    source.on('error', this.onPayloadError);
+  }
+
+  private readonly onPayloadData = (chunk: Buffer | string): void => {
+    this.onData(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  };
+
+  private readonly onPayloadError = (err: Error): void => {
+    this.stop(payloadFailure(err));
+  };
+
+  protected override cleanup(ended = false): void {
+    super.cleanup(ended);
+    if (!this.watching) return;
+    this.watching = false;
+    const payload = this.payload;
+    payload.removeListener('data', this.onPayloadData);
+    payload.removeListener('end', this.onEnd);
+    payload.removeListener('error', this.onPayloadError);
+    // The hook's stream may still fail once nobody reads it: not an exception of the process.
+    payload.on('error', ignore);
+  }
+
+  protected override drain(callback: () => void): void {
+    const payload = this.payload;
+    if (payload.readableEnded || payload.destroyed) callback();
+    else this.drainStream(payload, callback);
+  }
+}
+
+/** What a preParsing hook's stream failed with, as the request's error (see PayloadBodyReader). */
+function payloadFailure(err: Error): unknown {
+  // Fastify's rule for a stream's error: its own `statusCode`, if an error status as a number.
+  const status = (err as Error & { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status <= 599) return err;
+  return createError('entity.inflate.failed', {}, { message: err.message, cause: err });
 }
 
 /**

@@ -155,14 +155,14 @@ describe('the Fastify example', () => {
     await example.waitFor(/"POST \/api\/items HTTP\/1\.1" 201 \d+ "-" "example-test"/);
   });
 
-  test("answers an over-limit body by Fastify's error handler, with httpware's type as code", async () => {
+  test("answers an over-limit body by Fastify's error handler, with Fastify's code", async () => {
     const res = await fetch(`${example.base}/api/items`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ blob: 'x'.repeat(20_000) }),
     });
     assert.equal(res.status, 413);
-    assert.equal(((await res.json()) as { code: string }).code, 'entity.too.large');
+    assert.equal(((await res.json()) as { code: string }).code, 'FST_ERR_CTP_BODY_TOO_LARGE');
   });
 
   test('parses a login form', async () => {

@@ -47,7 +47,7 @@ describe('Fastify over HTTP/2', () => {
         body: '{"sku":',
       });
       assert.equal(reply.status, 400);
-      assert.equal(JSON.parse(reply.text).code, 'entity.parse.failed');
+      assert.equal(JSON.parse(reply.text).code, 'FST_ERR_CTP_INVALID_JSON_BODY');
       assert.deepEqual(await capture.waitFor(1), ['400 entity.parse.failed']);
       // Fastify sets it after any content-type parser's error; HTTP/2 has no such header, and
       // Node warns that it dropped it (emitted with the head, delivered before the line).

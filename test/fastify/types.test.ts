@@ -27,6 +27,9 @@ app.register(httpwareLogger, { requestId: 'x-request-id' });
 app.register(httpwareParsers, { json: { limit: [1] } });
 // @ts-expect-error: not a parser
 app.register(httpwareParsers, { xml: true });
+app.register(httpwareParsers, { json: { emptyBody: 'object', strict: true } });
+// @ts-expect-error: emptyBody is 'error' or 'object'
+app.register(httpwareParsers, { json: { emptyBody: 'empty' } });
 `;
 
 const tsconfig = (module: string) =>
