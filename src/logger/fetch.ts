@@ -10,6 +10,10 @@
 //   - the line, when the body has been delivered (the last chunk read) or cancelled (the
 //     client went away): the body is passed through a stream that counts its bytes, in a new
 //     Response with the original's status and headers (so a Content-Length stays announced);
+//     or, when nothing has begun reading that body `UNDELIVERED_MS` after the Response was
+//     handed on, then: the Response was dropped (an outer Hono middleware that replaced
+//     `c.res`), cancelled by no one, or collected. A runtime sending it reads its first chunk
+//     at once, so only a body no one will send waits that long;
 //   - or, for a format that reads nothing the delivery decides (no `:total-time`, no size, no
 //     error token, no application code: `combined`, `common`, `short`, `tiny`, `dev`), the
 //     line when the Response comes, which would be the same at delivery, and the Response
@@ -276,6 +280,31 @@ function givenAddress(given: AddressOption, args: HandlerArguments): string | un
   }
 }
 
+/**
+ * How long a watched body may wait for its first read before its line is written without it
+ * (docs/web.md, "When the line is written"). Every runtime reads a body it sends as soon as it
+ * has the Response; this leaves room for an outer middleware's own work before it hands the
+ * Response on, and bounds how late the line of a Response no one sends comes.
+ */
+export const UNDELIVERED_MS = 2000;
+
+/** Deno's timers are numbers, let go of with `Deno.unrefTimer`. */
+const deno = (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno;
+
+/**
+ * `fn` after `ms`, on a timer that does not keep the process alive (Node's and Bun's `unref`,
+ * Deno's `unrefTimer`): a server closing waits for no line of a body never sent.
+ */
+function backgroundTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(fn, ms);
+  const unref = (timer as { unref?: unknown }).unref;
+  if (typeof unref === 'function') unref.call(timer);
+  else if (typeof timer === 'number' && typeof deno?.unrefTimer === 'function') {
+    deno.unrefTimer(timer);
+  }
+  return timer;
+}
+
 /** The one request's exchange, and what the door does with it. */
 class FetchExchange {
   readonly req: FetchRequest;
@@ -286,6 +315,12 @@ class FetchExchange {
   readonly ids: ResolvedRequestIdOptions | undefined;
   /** Whether the line was written (a body both ending and cancelled gives one line). */
   private logged: boolean;
+  /** Armed when a watched body is handed on; cleared by its first read or the line. */
+  private undelivered: ReturnType<typeof setTimeout> | undefined;
+  /** The handler's third argument: Workers' `ctx`, whose `waitUntil` keeps that timer. */
+  private readonly ctx: unknown;
+  /** Settles the promise handed to `ctx.waitUntil`, once the line is written. */
+  private written: (() => void) | undefined;
   /** The async context of the call, when the line may run the application's code. */
   private readonly scope: AsyncResource | undefined;
   /**
@@ -335,12 +370,17 @@ class FetchExchange {
       : undefined;
     this.watches = runsCode || writer.needs.delivered;
     this.logged = false;
+    this.undelivered = undefined;
+    this.ctx = args[2];
+    this.written = undefined;
   }
 
   /** Writes the line, once. A failure recorded on the Web `Request` is the line's too. */
   line(): void {
     if (this.logged) return;
     this.logged = true;
+    this.reading();
+    this.written?.();
     const failure = failureOf(this.req.request);
     if (failure !== undefined) recordFailure(this.req, failure);
     const scope = this.scope;
@@ -353,6 +393,38 @@ class FetchExchange {
     } finally {
       scope.emitDestroy();
     }
+  }
+
+  /** The watched body began to be read (or the line is written): no need to wait for it. */
+  private reading(): void {
+    if (this.undelivered === undefined) return;
+    clearTimeout(this.undelivered);
+    this.undelivered = undefined;
+  }
+
+  /**
+   * Nothing read the watched body in time: no one will. The line is written as for a body
+   * cancelled (its size unknown), timed to when the Response was handed on, its end.
+   */
+  private neverRead(): void {
+    this.undelivered = undefined;
+    this.exchange.endedAt = this.exchange.headAt;
+    this.line();
+  }
+
+  /**
+   * On Cloudflare Workers the timer above dies with the request, which ends once the answer
+   * (another body, if this one was dropped) is sent: `ctx.waitUntil` keeps it until the line.
+   */
+  private keptAlive(ctx: unknown): void {
+    const waitUntil = (ctx as { waitUntil?: unknown } | null)?.waitUntil;
+    if (typeof waitUntil !== 'function') return;
+    waitUntil.call(
+      ctx,
+      new Promise<void>((resolve) => {
+        this.written = resolve;
+      }),
+    );
   }
 
   /** The head is out: the handler answered (or threw). */
@@ -434,7 +506,10 @@ class FetchExchange {
         start: (given) => {
           controller = given;
         },
-        pull: () => reader.read().then(next, failed),
+        pull: () => {
+          this.reading();
+          return reader.read().then(next, failed);
+        },
         cancel: (reason) => {
           this.line();
           return reader.cancel(reason);
@@ -442,6 +517,8 @@ class FetchExchange {
       },
       { highWaterMark: 0 },
     );
+    this.undelivered = backgroundTimer(() => this.neverRead(), UNDELIVERED_MS);
+    if (this.ctx !== undefined) this.keptAlive(this.ctx);
     return copied(response, watched, headers);
   }
 
@@ -473,6 +550,19 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/**
+ * Hono's `c.executionCtx` (Workers' `ctx`), read on workerd only: elsewhere Hono's getter
+ * throws for want of one, and an Error made per request costs more than the line.
+ */
+function executionContextOf(c: FetchMiddlewareContext): unknown {
+  if (!onWorkerd) return undefined;
+  try {
+    return (c as { executionCtx?: unknown }).executionCtx;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `fetchLogger(format, options)`: see the header of this file and docs/web.md. */
@@ -542,7 +632,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
 
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
     if (excludedOnArrival(c.req.raw)) return next();
-    const exchange = start(c.req.raw, [c.req.raw, c.env]);
+    const exchange = start(c.req.raw, [c.req.raw, c.env, executionContextOf(c)]);
     if (writer.immediate) return next();
     try {
       await next();
