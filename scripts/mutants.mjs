@@ -14,6 +14,7 @@ const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
 const WRITER = 'src/logger/writer.ts';
 const SCHEMA = 'src/parsers/schema.ts';
+const UNREAD = 'src/logger/unread-bodies.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
 // before the rest of the family's tests.
@@ -1100,13 +1101,13 @@ export const mutants = [
   hostile(
     'fetch-undelivered: no line for a body never read',
     'src/logger/fetch.ts',
-    '    this.undelivered = backgroundTimer(() => this.neverRead(), UNDELIVERED_MS);\n',
+    '      this.unread.add(this);\n',
     '',
     ['test/web/undelivered-body'],
   ),
   hostile(
     'fetch-undelivered: the timer holds the process open',
-    'src/logger/fetch.ts',
+    UNREAD,
     "  if (typeof unref === 'function') unref.call(timer);",
     "  if (typeof unref === 'function') unref.bind(timer);",
     ['test/web/undelivered-body'],
@@ -1128,8 +1129,29 @@ export const mutants = [
   hostile(
     'fetch-undelivered: the timer let die with a Worker request',
     'src/logger/fetch.ts',
-    '    if (this.ctx !== undefined) this.keptAlive(this.ctx);\n',
+    "    if (typeof waitUntil !== 'function') {",
+    '    if (true) {',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: given up at the first sweep',
+    UNREAD,
+    '    for (const body of expired) body.neverRead();',
+    '    for (const body of [...expired, ...this.older]) body.neverRead();',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: the sweeps stop with bodies left',
+    UNREAD,
+    '    if (this.older.size > 0) this.arm();\n',
     '',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: a body read after a sweep still given up',
+    UNREAD,
+    '    if (!this.recent.delete(body)) this.older.delete(body);',
+    '    this.recent.delete(body);',
     ['test/web/undelivered-body'],
   ),
   hostile(

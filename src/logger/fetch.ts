@@ -10,10 +10,9 @@
 //   - the line, when the body has been delivered (the last chunk read) or cancelled (the
 //     client went away): the body is passed through a stream that counts its bytes, in a new
 //     Response with the original's status and headers (so a Content-Length stays announced);
-//     or, when nothing has begun reading that body `UNDELIVERED_MS` after the Response was
-//     handed on, then: the Response was dropped (an outer Hono middleware that replaced
-//     `c.res`), cancelled by no one, or collected. A runtime sending it reads its first chunk
-//     at once, so only a body no one will send waits that long;
+//     or, when nothing has begun to read that body 1 to 2 s after the Response was handed
+//     on, then (./unread-bodies.ts): the Response was dropped (an outer Hono middleware that
+//     replaced `c.res`) or is never sent;
 //   - or, for a format that reads nothing the delivery decides (no `:total-time`, no size, no
 //     error token, no application code: `combined`, `common`, `short`, `tiny`, `dev`), the
 //     line when the Response comes, which would be the same at delivery, and the Response
@@ -43,6 +42,7 @@ import type {
   FetchMiddlewareContext,
   LogStream,
 } from './types.js';
+import { backgroundTimer, UNREAD_LIMIT_MS, UnreadBodies } from './unread-bodies.js';
 import { type LineWriter, lineWriter } from './writer.js';
 
 /** The Web `Request` seen through the line model (types.ts: `FetchLogRequest`). */
@@ -280,31 +280,6 @@ function givenAddress(given: AddressOption, args: HandlerArguments): string | un
   }
 }
 
-/**
- * How long a watched body may wait for its first read before its line is written without it
- * (docs/web.md, "When the line is written"). Every runtime reads a body it sends as soon as it
- * has the Response; this leaves room for an outer middleware's own work before it hands the
- * Response on, and bounds how late the line of a Response no one sends comes.
- */
-export const UNDELIVERED_MS = 2000;
-
-/** Deno's timers are numbers, let go of with `Deno.unrefTimer`. */
-const deno = (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno;
-
-/**
- * `fn` after `ms`, on a timer that does not keep the process alive (Node's and Bun's `unref`,
- * Deno's `unrefTimer`): a server closing waits for no line of a body never sent.
- */
-function backgroundTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(fn, ms);
-  const unref = (timer as { unref?: unknown }).unref;
-  if (typeof unref === 'function') unref.call(timer);
-  else if (typeof timer === 'number' && typeof deno?.unrefTimer === 'function') {
-    deno.unrefTimer(timer);
-  }
-  return timer;
-}
-
 /** The one request's exchange, and what the door does with it. */
 class FetchExchange {
   readonly req: FetchRequest;
@@ -315,10 +290,13 @@ class FetchExchange {
   readonly ids: ResolvedRequestIdOptions | undefined;
   /** Whether the line was written (a body both ending and cancelled gives one line). */
   private logged: boolean;
-  /** Armed when a watched body is handed on; cleared by its first read or the line. */
-  private undelivered: ReturnType<typeof setTimeout> | undefined;
-  /** The handler's third argument: Workers' `ctx`, whose `waitUntil` keeps that timer. */
+  /** The logger's unread bodies, which this one's is among until it is read (`queued`). */
+  private readonly unread: UnreadBodies;
+  private queued: boolean;
+  /** The handler's third argument: Workers' `ctx`, whose `waitUntil` keeps `timer` alive. */
   private readonly ctx: unknown;
+  /** On Workers, the body's own timer in place of the sweeps; cleared by its first read. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
   /** Settles the promise handed to `ctx.waitUntil`, once the line is written. */
   private written: (() => void) | undefined;
   /** The async context of the call, when the line may run the application's code. */
@@ -337,6 +315,7 @@ class FetchExchange {
     args: HandlerArguments,
     given: AddressOption | undefined,
     ids: ResolvedRequestIdOptions | undefined,
+    unread: UnreadBodies,
   ) {
     const second = args[1];
     const node = nodeRequestOf(request, second);
@@ -370,8 +349,10 @@ class FetchExchange {
       : undefined;
     this.watches = runsCode || writer.needs.delivered;
     this.logged = false;
-    this.undelivered = undefined;
+    this.unread = unread;
+    this.queued = false;
     this.ctx = args[2];
+    this.timer = undefined;
     this.written = undefined;
   }
 
@@ -395,36 +376,45 @@ class FetchExchange {
     }
   }
 
+  /** The watched body is handed on: its line waits for it to be read, within a bound. */
+  private awaitReading(): void {
+    const waitUntil = (this.ctx as { waitUntil?: unknown } | null | undefined)?.waitUntil;
+    if (typeof waitUntil !== 'function') {
+      this.queued = true;
+      this.unread.add(this);
+      return;
+    }
+    // Cloudflare Workers: a timer dies with the request that set it, which ends once the
+    // answer (another body, if this one was dropped) is sent; `waitUntil` keeps this one.
+    this.timer = backgroundTimer(() => this.neverRead(), UNREAD_LIMIT_MS);
+    waitUntil.call(
+      this.ctx,
+      new Promise<void>((resolve) => {
+        this.written = resolve;
+      }),
+    );
+  }
+
   /** The watched body began to be read (or the line is written): no need to wait for it. */
   private reading(): void {
-    if (this.undelivered === undefined) return;
-    clearTimeout(this.undelivered);
-    this.undelivered = undefined;
+    if (this.queued) {
+      this.queued = false;
+      this.unread.delete(this);
+    } else if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
   }
 
   /**
    * Nothing read the watched body in time: no one will. The line is written as for a body
    * cancelled (its size unknown), timed to when the Response was handed on, its end.
    */
-  private neverRead(): void {
-    this.undelivered = undefined;
+  neverRead(): void {
+    this.queued = false;
+    this.timer = undefined;
     this.exchange.endedAt = this.exchange.headAt;
     this.line();
-  }
-
-  /**
-   * On Cloudflare Workers the timer above dies with the request, which ends once the answer
-   * (another body, if this one was dropped) is sent: `ctx.waitUntil` keeps it until the line.
-   */
-  private keptAlive(ctx: unknown): void {
-    const waitUntil = (ctx as { waitUntil?: unknown } | null)?.waitUntil;
-    if (typeof waitUntil !== 'function') return;
-    waitUntil.call(
-      ctx,
-      new Promise<void>((resolve) => {
-        this.written = resolve;
-      }),
-    );
   }
 
   /** The head is out: the handler answered (or threw). */
@@ -517,8 +507,7 @@ class FetchExchange {
       },
       { highWaterMark: 0 },
     );
-    this.undelivered = backgroundTimer(() => this.neverRead(), UNDELIVERED_MS);
-    if (this.ctx !== undefined) this.keptAlive(this.ctx);
+    this.awaitReading();
     return copied(response, watched, headers);
   }
 
@@ -596,8 +585,10 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
     return excluded?.(request.method, request.url) === true;
   }
 
+  const unread = new UnreadBodies();
+
   function start(request: Request, args: HandlerArguments): FetchExchange {
-    const exchange = new FetchExchange(writer, request, args, addressOf, ids);
+    const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
     if (writer.immediate) exchange.line();
     else if (writer.arrival !== undefined) writer.arrival(exchange.exchange);
     return exchange;

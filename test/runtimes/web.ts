@@ -56,7 +56,8 @@ checks.push({
     const log = fetchLogger(':url :status :res-body-bytes', {
       stream: { write: (line: string) => lines.push(line.trimEnd()) > 0 },
     });
-    const server = await serve(replaced404App(log, false).fetch);
+    const app = replaced404App(log, false);
+    const server = await serve(async (request) => app.fetch(request));
     try {
       const reply = await fetch(`${server.origin}/.env`);
       if ((await reply.text()) !== PAGE_404) throw new Error('not the custom 404 page');
