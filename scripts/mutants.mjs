@@ -1309,6 +1309,20 @@ export const mutants = [
     ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
   ),
   hostile(
+    "sample: the span's sampled flag ignored",
+    WRITER,
+    '      if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;',
+    '      if (span !== undefined) return keptByTraceId(span.traceId, c.threshold);',
+    ['test/logger/sampling-spans'],
+  ),
+  hostile(
+    "sample: a traceparent's sampled flag followed",
+    WRITER,
+    '      if (id !== undefined) return keptByTraceId(id, c.threshold);',
+    "      if (id !== undefined) return `${req.headers.traceparent}`.endsWith('1');",
+    ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
+  ),
+  hostile(
     'sample: traceId: false ignored',
     'src/logger/core/controls.ts',
     '    byTraceId: traceId !== false,',
