@@ -14,6 +14,7 @@ const TIMING = 'src/logger/core/timing.ts';
 const LOG = 'src/logger/index.ts';
 const WRITER = 'src/logger/writer.ts';
 const SCHEMA = 'src/parsers/schema.ts';
+const UNREAD = 'src/logger/unread-bodies.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
 // before the rest of the family's tests.
@@ -1125,6 +1126,62 @@ export const mutants = [
     ['test/hostile/fetch-remote-addr', 'test/web/'],
   ),
   hostile(
+    'fetch-undelivered: no line for a body never read',
+    'src/logger/fetch.ts',
+    '      this.unread.add(this);\n',
+    '',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: the timer holds the process open',
+    UNREAD,
+    "  if (typeof unref === 'function') unref.call(timer);",
+    "  if (typeof unref === 'function') unref.bind(timer);",
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: a delivery under way cut short',
+    'src/logger/fetch.ts',
+    '          this.reading();\n',
+    '',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: timed to the bound',
+    'src/logger/fetch.ts',
+    '    this.exchange.endedAt = this.exchange.headAt;\n',
+    '',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: the timer let die with a Worker request',
+    'src/logger/fetch.ts',
+    "    if (typeof waitUntil !== 'function') {",
+    '    if (true) {',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: given up at the first sweep',
+    UNREAD,
+    '    for (const body of expired) body.neverRead();',
+    '    for (const body of [...expired, ...this.older]) body.neverRead();',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: the sweeps stop with bodies left',
+    UNREAD,
+    '    if (this.older.size > 0) this.arm();\n',
+    '',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
+    'fetch-undelivered: a body read after a sweep still given up',
+    UNREAD,
+    '    if (!this.recent.delete(body)) this.older.delete(body);',
+    '    this.recent.delete(body);',
+    ['test/web/undelivered-body'],
+  ),
+  hostile(
     'web: a reader cancelled in the tick of a read',
     WEB,
     '    cutoff ??= setTimeout(giveUp, DRAIN_LIMIT_MS);',
@@ -1437,6 +1494,20 @@ export const mutants = [
     WRITER,
     '          slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;',
     '          slow || status === undefined || failureOf(req) !== undefined;',
+    ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
+  ),
+  hostile(
+    "sample: the span's sampled flag ignored",
+    WRITER,
+    '      if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;',
+    '      if (span !== undefined) return keptByTraceId(span.traceId, c.threshold);',
+    ['test/logger/sampling-spans'],
+  ),
+  hostile(
+    "sample: a traceparent's sampled flag followed",
+    WRITER,
+    '      if (id !== undefined) return keptByTraceId(id, c.threshold);',
+    "      if (id !== undefined) return `${req.headers.traceparent}`.endsWith('1');",
     ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
   ),
   hostile(

@@ -10,6 +10,9 @@
 //   - the line, when the body has been delivered (the last chunk read) or cancelled (the
 //     client went away): the body is passed through a stream that counts its bytes, in a new
 //     Response with the original's status and headers (so a Content-Length stays announced);
+//     or, when nothing has begun to read that body 1 to 2 s after the Response was handed
+//     on, then (./unread-bodies.ts): the Response was dropped (an outer Hono middleware that
+//     replaced `c.res`) or is never sent;
 //   - or, for a format that reads nothing the delivery decides (no `:total-time`, no size, no
 //     error token, no application code: `combined`, `common`, `short`, `tiny`, `dev`), the
 //     line when the Response comes, which would be the same at delivery, and the Response
@@ -40,6 +43,7 @@ import type {
   FetchMiddlewareContext,
   LogStream,
 } from './types.js';
+import { backgroundTimer, UNREAD_LIMIT_MS, UnreadBodies } from './unread-bodies.js';
 import { type LineWriter, lineWriter } from './writer.js';
 
 /** The Web `Request` seen through the line model (types.ts: `FetchLogRequest`). */
@@ -292,6 +296,15 @@ class FetchExchange {
   readonly ids: ResolvedRequestIdOptions | undefined;
   /** Whether the line was written (a body both ending and cancelled gives one line). */
   private logged: boolean;
+  /** The logger's unread bodies, which this one's is among until it is read (`queued`). */
+  private readonly unread: UnreadBodies;
+  private queued: boolean;
+  /** The handler's third argument: Workers' `ctx`, whose `waitUntil` keeps `timer` alive. */
+  private readonly ctx: unknown;
+  /** On Workers, the body's own timer in place of the sweeps; cleared by its first read. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Settles the promise handed to `ctx.waitUntil`, once the line is written. */
+  private written: (() => void) | undefined;
   /** The async context of the call, when the line may run the application's code. */
   private readonly scope: AsyncResource | undefined;
   /**
@@ -308,6 +321,7 @@ class FetchExchange {
     args: HandlerArguments,
     given: AddressOption | undefined,
     ids: ResolvedRequestIdOptions | undefined,
+    unread: UnreadBodies,
   ) {
     const second = args[1];
     const node = nodeRequestOf(request, second);
@@ -342,12 +356,19 @@ class FetchExchange {
       : undefined;
     this.watches = runsCode || writer.needs.delivered;
     this.logged = false;
+    this.unread = unread;
+    this.queued = false;
+    this.ctx = args[2];
+    this.timer = undefined;
+    this.written = undefined;
   }
 
   /** Writes the line, once. A failure recorded on the Web `Request` is the line's too. */
   line(): void {
     if (this.logged) return;
     this.logged = true;
+    this.reading();
+    this.written?.();
     const failure = failureOf(this.req.request);
     if (failure !== undefined) recordFailure(this.req, failure);
     const scope = this.scope;
@@ -360,6 +381,47 @@ class FetchExchange {
     } finally {
       scope.emitDestroy();
     }
+  }
+
+  /** The watched body is handed on: its line waits for it to be read, within a bound. */
+  private awaitReading(): void {
+    const waitUntil = (this.ctx as { waitUntil?: unknown } | null | undefined)?.waitUntil;
+    if (typeof waitUntil !== 'function') {
+      this.queued = true;
+      this.unread.add(this);
+      return;
+    }
+    // Cloudflare Workers: a timer dies with the request that set it, which ends once the
+    // answer (another body, if this one was dropped) is sent; `waitUntil` keeps this one.
+    this.timer = backgroundTimer(() => this.neverRead(), UNREAD_LIMIT_MS);
+    waitUntil.call(
+      this.ctx,
+      new Promise<void>((resolve) => {
+        this.written = resolve;
+      }),
+    );
+  }
+
+  /** The watched body began to be read (or the line is written): no need to wait for it. */
+  private reading(): void {
+    if (this.queued) {
+      this.queued = false;
+      this.unread.delete(this);
+    } else if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /**
+   * Nothing read the watched body in time: no one will. The line is written as for a body
+   * cancelled (its size unknown), timed to when the Response was handed on, its end.
+   */
+  neverRead(): void {
+    this.queued = false;
+    this.timer = undefined;
+    this.exchange.endedAt = this.exchange.headAt;
+    this.line();
   }
 
   /** The head is out: the handler answered (or threw). */
@@ -441,7 +503,10 @@ class FetchExchange {
         start: (given) => {
           controller = given;
         },
-        pull: () => reader.read().then(next, failed),
+        pull: () => {
+          this.reading();
+          return reader.read().then(next, failed);
+        },
         cancel: (reason) => {
           this.line();
           return reader.cancel(reason);
@@ -449,6 +514,7 @@ class FetchExchange {
       },
       { highWaterMark: 0 },
     );
+    this.awaitReading();
     return copied(response, watched, headers);
   }
 
@@ -482,6 +548,19 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/**
+ * Hono's `c.executionCtx` (Workers' `ctx`), read on workerd only: elsewhere Hono's getter
+ * throws for want of one, and an Error made per request costs more than the line.
+ */
+function executionContextOf(c: FetchMiddlewareContext): unknown {
+  if (!onWorkerd) return undefined;
+  try {
+    return (c as { executionCtx?: unknown }).executionCtx;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `fetchLogger(format, options)`: see the header of this file and docs/web.md. */
 export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   format: unknown,
@@ -513,8 +592,10 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
     return excluded?.(request.method, request.url) === true;
   }
 
+  const unread = new UnreadBodies();
+
   function start(request: Request, args: HandlerArguments): FetchExchange {
-    const exchange = new FetchExchange(writer, request, args, addressOf, ids);
+    const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
     if (writer.immediate) exchange.line();
     else if (writer.arrival !== undefined) writer.arrival(exchange.exchange);
     return exchange;
@@ -549,7 +630,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
 
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
     if (excludedOnArrival(c.req.raw)) return next();
-    const exchange = start(c.req.raw, [c.req.raw, c.env]);
+    const exchange = start(c.req.raw, [c.req.raw, c.env, executionContextOf(c)]);
     if (writer.immediate) return next();
     try {
       await next();

@@ -24,9 +24,10 @@ import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
-import { type Exchange, enter, leave, statusCodeOf } from './core/timing.js';
+import { type Exchange, enter, leave, spanOf, statusCodeOf } from './core/timing.js';
 import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
-import { HEAD_TOKENS, traceId } from './core/tokens.js';
+import { HEAD_TOKENS } from './core/tokens.js';
+import { traceIdOf } from './core/traceparent.js';
 import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
 import { arrivalEcs, arrivalJson } from './json/arrival.js';
@@ -39,6 +40,9 @@ import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
 
 type Request = LogRequest;
 type Response = LogResponse;
+
+/** W3C Trace Context's `sampled` bit of trace-flags: the caller may have recorded the trace. */
+const TRACE_FLAG_SAMPLED = 0x01;
 
 /** What a door needs of a logger made from a format and options. */
 export interface LineWriter {
@@ -426,9 +430,18 @@ export function lineWriter(
 
   /** Whether a request kept by no other rule is in the sampled share. */
   function sampledIn(req: Request, c: Controls): boolean {
-    const id = c.byTraceId ? traceId(req, undefined as unknown as Response) : undefined;
-    // Every logger (and service) reading this trace id keeps or drops it alike.
-    if (id !== undefined) return keptByTraceId(id, c.threshold);
+    if (c.byTraceId) {
+      // An active span: its trace's own decision, whatever sampler made it, so that there is
+      // a line for each sampled trace and none for the others (OpenTelemetry JS's
+      // TraceIdRatioBasedSampler does not decide by the rule below).
+      const span = spanOf(req);
+      if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;
+      // A traceparent alone: its trace id by the rule every logger and service shares, not
+      // its sampled flag, which would let any client, or an upstream sampling at another
+      // rate, set the share of lines kept.
+      const id = traceIdOf(req.headers.traceparent);
+      if (id !== undefined) return keptByTraceId(id, c.threshold);
+    }
     return Math.random() < (c.rate as number);
   }
 

@@ -53,3 +53,26 @@ export async function serveFetch(
     close,
   };
 }
+
+const encoder = new TextEncoder();
+
+/** A body sent in pieces: `first,` at once, `last` when `last` settles. */
+export function piecesUntil(
+  last: Promise<unknown>,
+  cancelled?: () => void,
+): ReadableStream<Uint8Array> {
+  let step = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      step++;
+      if (step === 1) controller.enqueue(encoder.encode('first,'));
+      else if (step === 2) {
+        await last;
+        controller.enqueue(encoder.encode('last'));
+      } else controller.close();
+    },
+    cancel() {
+      cancelled?.();
+    },
+  });
+}

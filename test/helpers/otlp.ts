@@ -135,7 +135,11 @@ export async function startOtlpReceiver(answer: 'ok' | 'hang' | 500 = 'ok'): Pro
   };
 }
 
-/** A child process running the instrumented application of test/logger/fixtures/otel/. */
+/**
+ * A child process running an instrumented application of test/logger/fixtures/otel/: app.cjs
+ * (a framework, lines and records), or sampling-app.cjs (a door, its `sample` rate and the
+ * SDK's sampler, as setup.cjs reads OTEL_TEST_SAMPLER).
+ */
 export interface InstrumentedApp {
   readonly base: string;
   /** What the application wrote to stdout so far. */
@@ -144,21 +148,25 @@ export interface InstrumentedApp {
   stop(): Promise<void>;
 }
 
-export async function startInstrumentedApp(options: {
-  framework: 'http' | 'express';
-  mode: 'both' | 'records';
-  otlpUrl: string;
-}): Promise<InstrumentedApp> {
+export async function startInstrumentedApp(
+  options:
+    | { framework: 'http' | 'express'; mode: 'both' | 'records'; otlpUrl: string }
+    | { sampling: 'node' | 'fetch'; rate: number; sampler: string },
+): Promise<InstrumentedApp> {
   const dir = new URL('../logger/fixtures/otel/', import.meta.url);
-  const child: ChildProcess = fork(
-    fileURLToPath(new URL('app.cjs', dir)),
-    [options.framework, options.mode],
-    {
-      execArgv: ['--require', fileURLToPath(new URL('setup.cjs', dir))],
-      env: { ...process.env, OTLP_LOGS_URL: options.otlpUrl },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    },
-  );
+  const [script, args, env] =
+    'sampling' in options
+      ? [
+          'sampling-app.cjs',
+          [options.sampling, String(options.rate)],
+          { OTEL_TEST_SAMPLER: options.sampler },
+        ]
+      : ['app.cjs', [options.framework, options.mode], { OTLP_LOGS_URL: options.otlpUrl }];
+  const child: ChildProcess = fork(fileURLToPath(new URL(script, dir)), args, {
+    execArgv: ['--require', fileURLToPath(new URL('setup.cjs', dir))],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => {

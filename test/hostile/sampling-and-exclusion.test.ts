@@ -1,7 +1,7 @@
 // What a client controls of the production controls: the trace id it sends (`traceparent`)
 // and the path. A forged trace id may choose whether the client's own successful requests are
-// sampled in, never that a failure or a slow request is dropped, and `traceId: false` takes
-// even that away; a path with dot segments is never left out by an `exclude` prefix.
+// sampled in (its sampled flag alone chooses nothing where no span decides), never that a
+// failure or a slow request is dropped, and `traceId: false` takes even that away; a path with dot segments is never left out by an `exclude` prefix.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { logger } from '../../src/logger/index.js';
@@ -24,6 +24,23 @@ describe('sampling under forged trace ids', () => {
     try {
       await send(server, { headers: { traceparent: ALWAYS_OUT } });
       assert.deepEqual(await server.capture.waitFor(1), ['500']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("without a span, a traceparent's sampled flag decides nothing: its trace id does", async () => {
+    const server = await loggedServer((stream) => logger(':url', { stream, sample: 0.5 }));
+    try {
+      // Flagged sampled, but the id is below the threshold; then flagged not sampled, above it.
+      await send(server, { path: '/flagged-in', headers: { traceparent: ALWAYS_OUT } });
+      await send(server, {
+        path: '/flagged-out',
+        headers: { traceparent: `${ALWAYS_IN.slice(0, -2)}00` },
+      });
+      assert.deepEqual(await server.capture.waitFor(1), ['/flagged-out']);
+      await send(server, { path: '/last', headers: { traceparent: ALWAYS_IN } });
+      assert.deepEqual(await server.capture.waitFor(2), ['/flagged-out', '/last']);
     } finally {
       await server.close();
     }

@@ -160,6 +160,35 @@ describe('sample', () => {
     }
   });
 
+  it('rounds the threshold as documented: 0.1 keeps from e6666666666668, 2^-54 keeps none', async () => {
+    const capture = captureLines();
+    const server = await startServer({
+      middleware: [
+        logger('0.1 :trace-id', { stream: capture.stream, sample: 0.1 }),
+        logger('2^-54 :trace-id', { stream: capture.stream, sample: 2 ** -54 }),
+        logger('2^-53 :trace-id', { stream: capture.stream, sample: 2 ** -53 }),
+      ],
+      handler: (_req, res) => res.end(),
+    });
+    // The 56 lowest bits of a trace id are its last 14 hex digits.
+    const traceOf = (randomness: string) => `0123456789abcdef00${randomness}`;
+    try {
+      for (const randomness of ['e6666666666667', 'e6666666666668', 'ffffffffffffff']) {
+        const traceparent = `00-${traceOf(randomness)}-0000000000000001-01`;
+        await send(server, { headers: { traceparent } });
+      }
+      await capture.waitFor(3);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(capture.lines.sort(), [
+        `0.1 ${traceOf('e6666666666668')}`,
+        `0.1 ${traceOf('ffffffffffffff')}`,
+        `2^-53 ${traceOf('ffffffffffffff')}`,
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('writes sampling.rate on json lines: the rate, or 1 for what is always kept', async () => {
     const server = await loggedServer((stream) => logger('json', { stream, sample: 1 }), {
       handler: statusHandler,

@@ -4,13 +4,19 @@
 //
 //   bun test/runtimes/web.ts
 //   deno run --allow-all --sloppy-imports test/runtimes/web.ts
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fetchLogger } from 'httpware/logger';
 import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
+import { PAGE_404, replaced404App } from '../fixtures/web/replaced-404.js';
 import { startBunServe, startDenoServe, type WebServer } from '../helpers/web-servers.js';
 import { webChecks } from '../web/suite.js';
 import { type RunnerCheck, runChecks, runtimeName } from './runner.js';
 
 type Fetch = (request: Request) => Promise<Response>;
+const execFileAsync = promisify(execFile);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const serve = runtimeName === 'bun' ? startBunServe : startDenoServe;
 const serverName = runtimeName === 'bun' ? 'Bun.serve' : 'Deno.serve';
 
@@ -40,6 +46,48 @@ for (const [host, app] of hosts) {
   }
   checks.push({ name: `${host}: stops`, run: async () => server?.close() });
 }
+
+// A body the logger watches, dropped by a Hono middleware outside the logger (a custom 404
+// page): its line comes within the bound (UNDELIVERED_MS, 2 s), once, on this runtime's timers.
+checks.push({
+  name: `Hono on ${serverName}, logger inside a middleware that replaces c.res: the 404 is logged`,
+  run: async () => {
+    const lines: string[] = [];
+    const log = fetchLogger(':url :status :res-body-bytes', {
+      stream: { write: (line: string) => lines.push(line.trimEnd()) > 0 },
+    });
+    const app = replaced404App(log, false);
+    const server = await serve(async (request) => app.fetch(request));
+    try {
+      const reply = await fetch(`${server.origin}/.env`);
+      if ((await reply.text()) !== PAGE_404) throw new Error('not the custom 404 page');
+      const deadline = Date.now() + 4000;
+      while (lines.length === 0 && Date.now() < deadline) await sleep(50);
+      await sleep(100);
+      if (lines.join('|') !== '/.env 404 -') throw new Error(`lines: ${JSON.stringify(lines)}`);
+    } finally {
+      await server.close();
+    }
+  },
+});
+
+// The timer that bounds that line does not hold the process open: a process whose only work
+// left is that timer ends at once (it would end 2 s later otherwise).
+checks.push({
+  name: `${runtimeName}: a body's line pending does not keep the process alive`,
+  run: async () => {
+    const logger = new URL('../../entries/logger.mjs', import.meta.url).href;
+    const script = `
+      import { fetchLogger } from '${logger}';
+      const log = fetchLogger('json', { stream: { write: () => true } });
+      await log(() => new Response('never read'))(new Request('http://localhost/'));
+      console.log(Date.now());`;
+    const args = runtimeName === 'deno' ? ['eval', '--quiet', script] : ['-e', script];
+    const { stdout } = await execFileAsync(process.execPath, args);
+    const waited = Date.now() - Number(stdout.trim());
+    if (!(waited < 1000)) throw new Error(`the process ended ${waited} ms after the Response`);
+  },
+});
 
 // On Deno, reading `request.signal` of a Deno.serve request prints a warning about Deno 2's
 // legacy abort (once per process): httpware must not make an application print it. A fresh

@@ -8,14 +8,12 @@ import { Hono } from 'hono';
 import { recordError } from '../../src/index.js';
 import { fetchLogger, logger } from '../../src/logger/index.js';
 import type { FetchLogRequest, FetchLogResponse, FetchTokenFn } from '../../src/logger/types.js';
-import { type FetchAdapter, fetchAdapters, serveFetch } from '../helpers/fetch.js';
+import { type FetchAdapter, fetchAdapters, piecesUntil, serveFetch } from '../helpers/fetch.js';
 import { captureLines, type LineCapture, send } from '../helpers/index.js';
 import { fixTime } from '../helpers/logger.js';
 import { captureWarnings } from '../helpers/warnings.js';
 
 const warnings = captureWarnings();
-
-const encoder = new TextEncoder();
 
 /** A promise and the function that settles it. */
 function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
@@ -24,24 +22,6 @@ function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
     open = resolve;
   });
   return { promise, open };
-}
-
-/** A body sent in pieces: the first at once, the last when `last` opens. */
-function piecesUntil(last: Promise<void>, cancelled?: () => void): ReadableStream<Uint8Array> {
-  let step = 0;
-  return new ReadableStream({
-    async pull(controller) {
-      step++;
-      if (step === 1) controller.enqueue(encoder.encode('first,'));
-      else if (step === 2) {
-        await last;
-        controller.enqueue(encoder.encode('last'));
-      } else controller.close();
-    },
-    cancel() {
-      cancelled?.();
-    },
-  });
 }
 
 /** GET `path` with Node's client; resolves with the response once its head is in. */

@@ -31,7 +31,10 @@ export interface Controls {
   readonly rate: number | undefined;
   /** The lowest status always kept when sampling. */
   readonly keepStatus: number;
-  /** Whether sampling decides from the trace id when a request has one. */
+  /**
+   * Whether sampling follows the request's trace: its active span's sampled flag, else the
+   * trace id of its `traceparent` (writer.ts, `sampledIn`).
+   */
   readonly byTraceId: boolean;
   /** OpenTelemetry's rejection threshold for `rate` as two 28-bit halves (see `keptByTraceId`). */
   readonly threshold: readonly [number, number];
@@ -156,9 +159,13 @@ function resolveExclude(
 const TWO_28 = 2 ** 28;
 
 /**
- * OpenTelemetry's TraceIdRatioBased threshold for `rate`: a trace is kept when the 56 lowest
- * bits of its id (W3C Trace Context level 2's random part), read as an integer R, are at least
- * T = (1 - rate) * 2^56. Held as two 28-bit halves so that the comparison is exact in doubles.
+ * The OpenTelemetry specification's TraceIdRatioBased threshold for `rate` (OpenTelemetry JS's
+ * own sampler decides otherwise): a trace is kept when the 56 lowest bits of its id (W3C Trace
+ * Context level 2's random part), read as an integer R, are at least T = (1 - rate) * 2^56.
+ * `1 - rate` in doubles is a multiple of 2^-53 (exact for a rate of 0.5 or more, which is one;
+ * else rounded into (0.5, 1], where doubles are), so T is a whole multiple of 8 and `Math.round`
+ * changes nothing (docs/logger.md gives the rounding). Held as two 28-bit halves so that the
+ * comparison is exact in doubles.
  */
 function thresholdOf(rate: number): [number, number] {
   const t = Math.round((1 - rate) * 2 ** 56);

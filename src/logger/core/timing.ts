@@ -90,6 +90,11 @@ export class Exchange {
   declare span: SpanContext | null | undefined;
   /** The count of the body's bytes, for formats that read the body's size (body-bytes.ts). */
   declare meter: BodyMeter | undefined;
+  /**
+   * Clock reading when the exchange ended, when that was before its line: a fetch body never
+   * delivered (fetch.ts) ends when its Response was handed on. NaN: it ends with its line.
+   */
+  declare endedAt: number;
 
   constructor(
     req: LogRequest,
@@ -111,6 +116,7 @@ export class Exchange {
     this.context = undefined;
     this.span = undefined;
     this.meter = undefined;
+    this.endedAt = Number.NaN;
   }
 }
 
@@ -380,7 +386,13 @@ export function totalTime(
   digits: string | undefined,
 ): string | undefined {
   const sent = sentOf(req, res);
-  return sent === undefined ? undefined : toFixedDigits(now() - startOf(sent), digits);
+  return sent === undefined ? undefined : toFixedDigits(endOf(sent) - startOf(sent), digits);
+}
+
+/** The clock reading the exchange ended at: now, unless it ended before its line. */
+function endOf(exchange: Exchange): number {
+  const ended = exchange.endedAt;
+  return Number.isNaN(ended) ? now() : ended;
 }
 
 /**
@@ -390,6 +402,6 @@ export function totalTime(
 export function totalMs(req: LogRequest, res: LogResponse): number | undefined {
   const sent = sentOf(req, res);
   if (sent === undefined) return undefined;
-  const ms = now() - startOf(sent);
+  const ms = endOf(sent) - startOf(sent);
   return Number.isNaN(ms) ? undefined : ms;
 }
