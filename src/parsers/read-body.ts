@@ -341,6 +341,11 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     return lengthOf(this.req.headers['content-length']);
   }
 
+  /** Node's server bounds a request already (`requestTimeout`): none unless the option says. */
+  protected bodyTimeout(): number {
+    return this.options.bodyTimeout ?? 0;
+  }
+
   protected checkSource(): HttpwareError | null {
     // Bytes only: a decoder set on the request would hand over strings cut at any character.
     if (this.req.readableEncoding !== null) return createError('stream.encoding.set', {});
@@ -413,7 +418,8 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
    * Reads and throws away the rest of a request so its response can be read by the client and
    * the connection reused. A client that keeps sending past DRAIN_LIMIT_BYTES, or for longer
    * than DRAIN_LIMIT_MS, gets its answer anyway, and the connection is closed after it; so
-   * does one that announced more than that in its Content-Length, without waiting for it.
+   * does one that announced more than that in its Content-Length, or whose body timed out,
+   * without waiting for it.
    */
   protected drain(callback: () => void): void {
     const { req, res } = this;
@@ -422,7 +428,7 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       return;
     }
     const declared = Number(req.headers['content-length']);
-    if (declared - this.consumed > DRAIN_LIMIT_BYTES) {
+    if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {
       abandon(req, res);
       callback();
       return;
