@@ -1,8 +1,9 @@
 // The steps every body goes through once its bytes come, whichever door it came in by: a Node
 // request (`IncomingMessage`, read-body.ts) or a Web `Request` (web-body.ts). They share one
 // pipeline so a body gets the same answer on both, error for error:
-//   charset -> Content-Encoding -> limit (Content-Length) -> [the door collects the bytes] ->
-//   counted against the limit after inflation -> verify -> decode -> parse -> schema.
+//   charset -> Content-Encoding -> limit (Content-Length) -> [the door collects the bytes,
+//   within bodyTimeout] -> counted against the limit after inflation, kept compactly or
+//   decoded as they come (gather.ts) -> verify -> decode -> parse -> schema.
 // BodyReader owns those steps; a door is a subclass that knows where the headers are, how the
 // bytes arrive (Node stream events, or a WHATWG stream's reader), how a body cut short shows,
 // and what to do with the rest of a body after an error (drain it, or stop it). Everything that

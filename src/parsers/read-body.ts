@@ -5,9 +5,10 @@
 // side, in body-parser's order:
 //   already read? -> has a body? -> type matches? -> [the pipeline] -> next() (or the promise).
 // Every error after the type matched is delivered once the rest of the body is drained (up to
-// a bound), so the client can read its response; `next` is called exactly once, inside the
-// async context the middleware was called in, and no stream, timer or buffer is left behind, nor
-// a listener that could still be called (see cleanup and Connection).
+// a bound; a body that timed out is not drained, its connection is closed), so the client can
+// read its response; `next` is called exactly once, inside the async context the middleware
+// was called in, and no stream, timer or buffer is left behind, nor a listener that could
+// still be called (see cleanup and Connection).
 //
 // The middleware (createReader) and `read` (readBody) make the cheap decisions that need no
 // state, each its own way: the middleware passes over a request that is not its own (already
