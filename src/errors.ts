@@ -36,6 +36,7 @@ export const errorKinds = Object.freeze({
   'querystring.parse.rangeError': kind(400, 'The input exceeded the depth'),
   'request.aborted': kind(400, 'request aborted'),
   'request.size.invalid': kind(400, 'request size did not match content length'),
+  'request.timeout': kind(408, 'the body did not arrive within {timeout} ms'),
   'stream.encoding.set': kind(500, 'stream encoding should not be set'),
   'stream.not.readable': kind(500, 'stream is not readable'),
 } as const satisfies Record<string, KindSpec>);
@@ -88,6 +89,7 @@ export interface ErrorDetails {
     readonly length: number;
     readonly received: number;
   };
+  'request.timeout': { readonly timeout: number; readonly received: number };
   'stream.encoding.set': Record<never, never>;
   'stream.not.readable': Record<never, never>;
 }

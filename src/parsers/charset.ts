@@ -1,6 +1,8 @@
 // Charsets: which ones each parser accepts, and turning the body's bytes into text.
 
+import { StringDecoder } from 'node:string_decoder';
 import iconv from 'iconv-lite';
+import type { TextStream } from './gather.js';
 
 /** Whether a parser accepts a charset (already lower-cased); null: the parser reads bytes. */
 export type CharsetPolicy = ((charset: string) => boolean) | null;
@@ -47,4 +49,16 @@ export function decode(body: Buffer, charset: string): string {
   // Fast path: Node's own decoder, the same replacement-character behaviour as iconv-lite's.
   if (charset === 'utf-8') return stripBom(body.toString('utf8'));
   return iconv.decode(body, charset);
+}
+
+/**
+ * A decoder for a body that comes in pieces, giving the text `decode` gives the whole body
+ * (a character split between pieces is carried over). Not the runtime's TextDecoder: its
+ * labels are the WHATWG Encoding Standard's, where `iso-8859-1` means windows-1252, `utf-16`
+ * is always little-endian and a lone surrogate becomes U+FFFD; iconv-lite's decoder keeps
+ * body-parser's answers. Its BOM is dropped by iconv-lite, as `decode` does; a UTF-8 one by
+ * the caller (stripBom).
+ */
+export function streamDecoder(charset: string): TextStream {
+  return charset === 'utf-8' ? new StringDecoder('utf8') : iconv.getDecoder(charset);
 }

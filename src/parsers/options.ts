@@ -26,6 +26,8 @@ export interface ResolvedOptions {
   readonly matchesType: (mediaType: string | null) => boolean;
   /** The longest wait for a promise `verify` returned, in ms. */
   readonly verifyTimeout: number;
+  /** The longest time a body may take to arrive, in ms (0: none); null: the door's default. */
+  readonly bodyTimeout: number | null;
   /** The schema's `~standard` properties, read once (valibot makes a new object per read). */
   readonly schema: StandardSchemaV1.Props | null;
   /** The longest wait for a schema's asynchronous validation, in ms. */
@@ -71,6 +73,17 @@ function waitOption(name: string, value: unknown): number {
   if (value === undefined) return DEFAULT_WAIT_MS;
   if (typeof value !== 'number' || !(value > 0 && value <= MAX_WAIT_MS)) {
     throw new TypeError(`option ${name} must be a number of milliseconds from 1 to ${MAX_WAIT_MS}`);
+  }
+  return value;
+}
+
+/** The `bodyTimeout` option: milliseconds setTimeout can wait for, or 0 for no bound. */
+function bodyTimeoutOption(value: unknown): number | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_WAIT_MS)) {
+    throw new TypeError(
+      `option bodyTimeout must be a number of milliseconds from 0 (no bound) to ${MAX_WAIT_MS}`,
+    );
   }
   return value;
 }
@@ -121,6 +134,7 @@ export function resolveOptions(
     typeFunction,
     matchesType: typeFunction === null ? compileTypeMatcher(type) : () => false,
     verifyTimeout: waitOption('verifyTimeout', o.verifyTimeout),
+    bodyTimeout: bodyTimeoutOption(o.bodyTimeout),
     schema: schemaOption(o.schema),
     schemaTimeout: waitOption('schemaTimeout', o.schemaTimeout),
     legacyEmptyBody: legacyEmptyBodyOption(o.legacyEmptyBody, o.schema),

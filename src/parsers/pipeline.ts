@@ -1,8 +1,9 @@
 // The steps every body goes through once its bytes come, whichever door it came in by: a Node
 // request (`IncomingMessage`, read-body.ts) or a Web `Request` (web-body.ts). They share one
 // pipeline so a body gets the same answer on both, error for error:
-//   charset -> Content-Encoding -> limit (Content-Length) -> [the door collects the bytes] ->
-//   counted against the limit after inflation -> verify -> decode -> parse -> schema.
+//   charset -> Content-Encoding -> limit (Content-Length) -> [the door collects the bytes,
+//   within bodyTimeout] -> counted against the limit after inflation, kept compactly or
+//   decoded as they come (gather.ts) -> verify -> decode -> parse -> schema.
 // BodyReader owns those steps; a door is a subclass that knows where the headers are, how the
 // bytes arrive (Node stream events, or a WHATWG stream's reader), how a body cut short shows,
 // and what to do with the rest of a body after an error (drain it, or stop it). Everything that
@@ -11,10 +12,10 @@
 
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Transform } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
 import { LOG_TEXTS, recordFailure, setLogText } from '../failures.js';
-import { type CharsetPolicy, charsetExists, decode, stripBom } from './charset.js';
+import { type CharsetPolicy, charsetExists, decode, streamDecoder, stripBom } from './charset.js';
+import { Decoding, Gathered, isCompact } from './gather.js';
 import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
@@ -86,16 +87,25 @@ export abstract class BodyReader<Request extends object = object> {
   protected received = 0;
   /** Bytes of the request already taken off the socket (identity bodies), for drain's budget. */
   protected consumed = 0;
+  /** A whole body's announced length, when it is collected whole to be inflated in one call. */
+  private wholeLength = 0;
+  /** The chunks kept as they came: the first, then large ones (see gather.ts). */
   protected chunks: Buffer[] = [];
+  /** The body's bytes once a chunk that cannot be kept as it came arrived (see gather.ts). */
+  private gathered: Gathered | null = null;
   /**
-   * A UTF-8 body in several chunks that nothing needs as bytes (no `verify`, no `rawBody`) is
-   * decoded as it arrives, as raw-body does for body-parser: the chunks can then go as soon as
-   * they are read, and a 1 MB body is never held as chunks, a joined Buffer and a string at
-   * once. The decoder carries a character split between two chunks over to the next one.
+   * A body in several chunks that nothing needs as bytes (no `verify`, no `rawBody`) is
+   * decoded as it arrives, whatever its charset, as raw-body does for body-parser: the chunks
+   * can then go as soon as they are read, and a 1 MB body is never held as chunks, a joined
+   * Buffer and a string at once. The decoder carries a character split between two chunks
+   * over to the next one.
    */
   private decodeAsRead = false;
-  private decoder: StringDecoder | null = null;
-  private decoded = '';
+  private decoding: Decoding | null = null;
+  /** The time bound on collecting the body (see bodyTimeout), while it runs. */
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The rest of the body is given up on rather than drained (a body that timed out). */
+  protected abandonRest = false;
 
   /**
    * @param req the request `verify` is given, and whose failure is recorded for the log line.
@@ -131,6 +141,8 @@ export abstract class BodyReader<Request extends object = object> {
   protected abstract dropDecompressor(ended: boolean): void;
   /** Deals with the rest of a body after an error, then calls back (see each door). */
   protected abstract drain(callback: () => void): void;
+  /** The longest time the body may take to arrive, in ms (0: no bound of the parser's). */
+  protected abstract bodyTimeout(): number;
 
   /** Refuses the body before reading it (read's 415): the same delivery as any error. */
   refuse(err: HttpwareError): void {
@@ -143,8 +155,31 @@ export abstract class BodyReader<Request extends object = object> {
       this.selectCoding() ??
       this.checkLength() ??
       this.checkSource();
-    if (refused === null) this.collect();
-    else this.fail(refused);
+    if (refused !== null) {
+      this.fail(refused);
+      return;
+    }
+    const timeout = this.bodyTimeout();
+    if (timeout > 0) this.timer = setTimeout(this.timedOut, timeout, timeout);
+    this.collect();
+  }
+
+  /**
+   * The body did not arrive in time: a client trickling it a byte at a time would otherwise
+   * hold the reading (and its connection) for as long as it likes. Its rest is given up on,
+   * not drained: it would come as slowly.
+   */
+  private readonly timedOut = (timeout: number): void => {
+    this.timer = null;
+    this.abandonRest = true;
+    this.stop(createError('request.timeout', { timeout, received: this.received }));
+  };
+
+  /** The body is whole, or the reading stopped: the time bound is over. */
+  private disarm(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
   }
 
   private selectCharset(contentType: ContentType | undefined): HttpwareError | null {
@@ -158,8 +193,7 @@ export abstract class BodyReader<Request extends object = object> {
       return createError('charset.unsupported', { charset: charset.toLowerCase() });
     }
     this.charset = charset;
-    this.decodeAsRead =
-      charset === 'utf-8' && this.options.verify === null && !this.options.rawBody;
+    this.decodeAsRead = this.options.verify === null && !this.options.rawBody;
     return null;
   }
 
@@ -180,6 +214,7 @@ export abstract class BodyReader<Request extends object = object> {
     if (this.coding === null) return createError('encoding.unsupported', { encoding: name });
     const declared = this.announced();
     this.whole = declared !== null && declared <= SYNC_INFLATE_INPUT_BYTES;
+    if (this.whole) this.wholeLength = declared as number;
     return null;
   }
 
@@ -213,7 +248,7 @@ export abstract class BodyReader<Request extends object = object> {
   protected readonly onData = (chunk: Buffer): void => {
     // A body to inflate whole is bounded by its announced length, checked in selectCoding.
     if (this.whole) {
-      this.chunks.push(chunk);
+      this.keep(chunk);
       return;
     }
     // The limit's second check, on bytes as they arrive (after inflation): a small compressed
@@ -224,15 +259,37 @@ export abstract class BodyReader<Request extends object = object> {
     const limit = this.options.limit;
     if (this.received > limit) {
       this.stop(createError('entity.too.large', { limit, received: this.received }));
-    } else if (this.decoder !== null) this.decoded += this.decoder.write(chunk);
+    } else if (this.decoding !== null) this.decoding.write(chunk);
     else if (this.decodeAsRead && this.chunks.length === 1) {
       // The second chunk: from here on the body is decoded as it comes. A body in one chunk
       // (most small ones) is decoded once it ends, without a decoder.
-      this.decoder = new StringDecoder('utf8');
-      this.decoded = this.decoder.write(this.chunks[0] as Buffer) + this.decoder.write(chunk);
+      this.decoding = new Decoding(streamDecoder(this.charset as string), limit);
+      this.decoding.write(this.chunks[0] as Buffer);
+      this.decoding.write(chunk);
       this.chunks = [];
-    } else this.chunks.push(chunk);
+    } else this.keep(chunk);
   };
+
+  /**
+   * Holds a chunk of a body needed as bytes: the first as it came (most bodies are one chunk,
+   * used without a copy), a large one likewise until a small one came, and from the first
+   * small one on, every byte copied into one buffer (see gather.ts), sized from the announced
+   * length when there is one (the limit's first check bounded it), else grown by doubling up
+   * to the limit (or, for a body collected whole to inflate, its announced length).
+   */
+  private keep(chunk: Buffer): void {
+    const { gathered, chunks } = this;
+    if (gathered !== null) gathered.append(chunk);
+    else if (chunks.length === 0 || isCompact(chunk)) chunks.push(chunk);
+    else {
+      const expected = this.whole ? this.wholeLength : this.length;
+      const into = new Gathered(expected, expected ?? this.options.limit);
+      for (const kept of chunks) into.append(kept);
+      into.append(chunk);
+      this.chunks = [];
+      this.gathered = into;
+    }
+  }
 
   protected readonly onEnd = (): void => {
     if (this.cutShort()) {
@@ -244,25 +301,38 @@ export abstract class BodyReader<Request extends object = object> {
       this.stop(createError('request.size.invalid', { expected: length, length, received }));
       return;
     }
-    const { chunks, decoder } = this;
+    const { chunks, gathered, decoding } = this;
+    this.disarm();
     // The reader may live on while `verify` or a schema is waited for: it keeps none of the body.
-    this.chunks = [];
+    this.forget();
     this.cleanup(true);
     if (this.decompressor !== null) {
       this.dropDecompressor(true);
       this.decompressor = null;
     }
-    if (decoder !== null) {
-      const text = this.decoded + decoder.end();
-      this.decoded = '';
-      this.parse(stripBom(text));
+    if (decoding !== null) {
+      const text = decoding.end();
+      // iconv-lite drops the BOM of the charsets that have one; StringDecoder does not.
+      this.parse(this.charset === 'utf-8' ? stripBom(text) : text);
       return;
     }
     // One chunk is the body as it is: no copy.
-    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    const body =
+      gathered !== null
+        ? gathered.bytes()
+        : chunks.length === 1
+          ? (chunks[0] as Buffer)
+          : Buffer.concat(chunks);
     if (this.whole) this.inflate(body);
     else this.finish(body);
   };
+
+  /** Drops what was read of the body. */
+  private forget(): void {
+    this.chunks = [];
+    this.gathered = null;
+    this.decoding = null;
+  }
 
   /** The body was cut short by its client. */
   protected aborted(): void {
@@ -293,7 +363,6 @@ export abstract class BodyReader<Request extends object = object> {
     try {
       body = coding.sync(compressed, { maxOutputLength });
     } catch {
-      this.chunks = [];
       this.streamThrough(coding.stream(), compressed);
       return;
     }
@@ -440,9 +509,10 @@ export abstract class BodyReader<Request extends object = object> {
   }
 
   protected stop(err: unknown): void {
+    this.disarm();
     this.cleanup();
     // What was read is not needed any more, even if drain keeps this reader a while.
-    this.chunks = [];
+    this.forget();
     this.fail(err);
   }
 
@@ -510,13 +580,6 @@ class BoundedWait {
     this.onTimeout = null;
     return true;
   }
-}
-
-/**
-
-  return declared !== undefined && !Number.isNaN(Number(declared))
-    ? Number.parseInt(declared, 10)
-    : null;
 }
 
 /**

@@ -5,9 +5,10 @@
 // side, in body-parser's order:
 //   already read? -> has a body? -> type matches? -> [the pipeline] -> next() (or the promise).
 // Every error after the type matched is delivered once the rest of the body is drained (up to
-// a bound), so the client can read its response; `next` is called exactly once, inside the
-// async context the middleware was called in, and no stream, timer or buffer is left behind, nor
-// a listener that could still be called (see cleanup and Connection).
+// a bound; a body that timed out is not drained, its connection is closed), so the client can
+// read its response; `next` is called exactly once, inside the async context the middleware
+// was called in, and no stream, timer or buffer is left behind, nor a listener that could
+// still be called (see cleanup and Connection).
 //
 // The middleware (createReader) and `read` (readBody) make the cheap decisions that need no
 // state, each its own way: the middleware passes over a request that is not its own (already
@@ -372,6 +373,11 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     return this.req;
   }
 
+  /** Node's server bounds a request already (`requestTimeout`): none unless the option says. */
+  protected bodyTimeout(): number {
+    return this.options.bodyTimeout ?? 0;
+  }
+
   protected checkSource(): HttpwareError | null {
     const body = this.body();
     // Bytes only: a decoder set on the request would hand over strings cut at any character.
@@ -445,7 +451,8 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
    * Reads and throws away the rest of a request so its response can be read by the client and
    * the connection reused. A client that keeps sending past DRAIN_LIMIT_BYTES, or for longer
    * than DRAIN_LIMIT_MS, gets its answer anyway, and the connection is closed after it; so
-   * does one that announced more than that in its Content-Length, without waiting for it.
+   * does one that announced more than that in its Content-Length, or whose body timed out,
+   * without waiting for it.
    */
   protected drain(callback: () => void): void {
     const { req, res } = this;
@@ -454,7 +461,7 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
       return;
     }
     const declared = Number(req.headers['content-length']);
-    if (declared - this.consumed > DRAIN_LIMIT_BYTES) {
+    if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {
       abandon(req, res);
       callback();
       return;

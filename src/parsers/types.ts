@@ -126,6 +126,13 @@ export interface ParserOptions {
    */
   verifyTimeout?: number | undefined;
   /**
+   * Longest time, in milliseconds, the body may take to arrive, from the start of its reading
+   * to its last byte; one still coming then is a 408 `request.timeout` and its rest is not
+   * read. 0: no bound. Default: none for a Node request (the server's `requestTimeout` bounds
+   * it), 60000 for a Web `Request` given to `read` (a runtime may never end a trickled body).
+   */
+  bodyTimeout?: number | undefined;
+  /**
    * Validates the parsed body with any Standard Schema v1 validator (zod, valibot, arktype, ...):
    * its output becomes `req.body` (or what `read` resolves to); issues are a 422
    * `entity.validation.failed`.

@@ -9,13 +9,14 @@
 // - the runtime may have read nothing yet, so the limit still holds twice: against the
 //   Content-Length before a byte is read, then on every chunk (inflated bytes when encoded);
 // - a client that leaves mid-body makes `read()` reject, or aborts `request.signal`;
+// - a runtime may never end a body trickled a byte at a time (Deno does not): the reading is
+//   bounded in time (the `bodyTimeout` option, WEB_BODY_TIMEOUT_MS unless set), a 408;
 // - after an error the rest of the body is read off and dropped, within the same bounds as on
 //   Node (DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS), so a runtime that answers over the same
-//   connection can deliver the response; past them, or at once when the announced rest is
-//   larger, the error is delivered, the rest still flows off for DRAIN_LIMIT_MS (a chunk at a
-//   time: memory stays bounded by the limit), and the reader is cancelled then. Cancelling a
-//   body made by Node's `Readable.toWeb` destroys the request, and node:http its socket: the
-//   answer must have gone out first (see discardRest).
+//   connection can deliver the response; past either, or at once when the announced rest is
+//   larger, the error is delivered, nothing more is read, and the reader is cancelled
+//   DRAIN_LIMIT_MS later. Cancelling a body made by Node's `Readable.toWeb` destroys the
+//   request, and node:http its socket: the answer must have gone out first (see discardRest).
 //
 // Cancelling is never done in the tick of a `read()` either. On Node 20
 // (and later, nodejs/node#64529), a body made by `Readable.toWeb` (srvx's and @hono/node-server's
@@ -28,6 +29,7 @@
 
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
+import { isCompact } from './gather.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
 import {
@@ -44,6 +46,15 @@ import {
 import type { WebRequest } from './types.js';
 
 type Reader = ReturnType<NonNullable<WebRequest['body']>['getReader']>;
+
+/**
+ * How long a Web body may take to arrive unless `bodyTimeout` says otherwise. Node's server
+ * ends a request after 300 s (`requestTimeout`) and Bun's after 10 s without a byte; Deno
+ * never ends a body that keeps trickling. One minute lets a slow client send the default
+ * 100 KB limit at under 2 KB/s, and ends a body trickled a byte every few seconds long before
+ * it could hold connections by the thousand.
+ */
+export const WEB_BODY_TIMEOUT_MS = 60_000;
 
 /** Whether `read` was given a Web Request rather than a Node one (whose headers are an object). */
 export function isWebRequest(value: unknown): value is WebRequest {
@@ -217,6 +228,10 @@ class WebBodyReader extends BodyReader<WebRequest> {
     return null;
   }
 
+  protected bodyTimeout(): number {
+    return this.options.bodyTimeout ?? WEB_BODY_TIMEOUT_MS;
+  }
+
   protected collect(): void {
     // An identity body's length was read by the limit's first check.
     this.declared = this.coding === null ? this.length : this.announced();
@@ -281,7 +296,9 @@ class WebBodyReader extends BodyReader<WebRequest> {
           return;
         }
         if (into === null) this.onData(chunk);
-        else if (!into.write(chunk)) await writable(into);
+        // A small view of a larger buffer (Deno's chunks) is copied: a decompressor's queue may
+        // hold thousands of chunks before it says to wait (see gather.ts).
+        else if (!into.write(isCompact(chunk) ? chunk : Buffer.from(chunk))) await writable(into);
         if (!this.listening) return;
       }
     } catch {
@@ -316,8 +333,8 @@ class WebBodyReader extends BodyReader<WebRequest> {
   /**
    * After an error: nothing to do for a body that ended, or whose client left (the reader is
    * then let go). Otherwise the rest is read off and dropped; the error is delivered once the
-   * body ended, or at once when the rest is announced larger than DRAIN_LIMIT_BYTES, or once
-   * DRAIN_LIMIT_BYTES or DRAIN_LIMIT_MS are spent (see discardRest).
+   * body ended, or at once when the rest is announced larger than DRAIN_LIMIT_BYTES or the body
+   * timed out, or once DRAIN_LIMIT_BYTES or DRAIN_LIMIT_MS are spent (see discardRest).
    */
   protected drain(callback: () => void): void {
     if (this.ended || this.body === null) {
@@ -331,60 +348,47 @@ class WebBodyReader extends BodyReader<WebRequest> {
       return;
     }
     const declared = this.coding === null ? this.announced() : null;
-    const overBudget = declared !== null && declared - this.taken > DRAIN_LIMIT_BYTES;
+    const overBudget =
+      this.abandonRest || (declared !== null && declared - this.taken > DRAIN_LIMIT_BYTES);
     discardRest(reader, overBudget, callback);
   }
 }
 
 /**
- * Reads off what is left of a body and drops it, a chunk at a time. `settled` is called once:
- * when the body ends, or when the drain bounds (DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS) are spent,
- * or at once when `overBudget`. Past that point the reading goes on for DRAIN_LIMIT_MS more,
- * and the reader is cancelled then. Not sooner, for two reasons on Node, where a body made by
+ * Reads off what is left of a body and drops it, a chunk at a time, until it ends, or until
+ * DRAIN_LIMIT_BYTES are read or DRAIN_LIMIT_MS have passed (at once when `overBudget`): then
+ * `settled` is called and nothing more is read (a read in flight is let go). The reader is
+ * cancelled DRAIN_LIMIT_MS after the reading stopped, not sooner, as on Node a body made by
  * `Readable.toWeb` (srvx, @hono/node-server) is the socket's: cancelling destroys the request
- * and its socket, and the answer the application is about to send would be lost with it; and
- * a socket closed after the answer with the rest of the body unread in the kernel is reset, not
- * closed, which can drop the answer on its way too. Never in the tick of a read either (see
- * the header comment).
+ * and its socket, and the answer the application is about to send would be lost with it.
+ * Never in the tick of a read either (see the header comment).
  */
 function discardRest(reader: Reader, overBudget: boolean, settled: () => void): void {
-  let isSettled = false;
-  let over = false;
+  let stopped = false;
   let discarded = 0;
-  let cutoff: ReturnType<typeof setTimeout> | undefined;
-  const settle = (): void => {
-    if (isSettled) return;
-    isSettled = true;
+  const stop = (cancelAfter: boolean): void => {
+    if (stopped) return;
+    stopped = true;
     clearTimeout(budget);
+    if (cancelAfter) setTimeout(cancel, DRAIN_LIMIT_MS, reader);
     settled();
   };
-  const stop = (): void => {
-    over = true;
-    clearTimeout(cutoff);
-    settle();
-  };
-  const spent = (): void => {
-    settle();
-    cutoff ??= setTimeout(giveUp, DRAIN_LIMIT_MS);
-  };
-  const giveUp = (): void => {
-    over = true;
-    cancel(reader);
-  };
+  const spent = (): void => stop(true);
+  const ended = (): void => stop(false);
   const budget = setTimeout(spent, DRAIN_LIMIT_MS);
   const onRead = ({ done, value }: Awaited<ReturnType<Reader['read']>>): void => {
-    if (over) return;
+    if (stopped) return;
     if (done) {
-      stop();
+      ended();
       return;
     }
     discarded += bytesOf(value)?.length ?? 0;
     if (discarded > DRAIN_LIMIT_BYTES) spent();
-    reader.read().then(onRead, stop);
+    // A rejected read is the client gone while the rest was read off: nothing more will come.
+    else reader.read().then(onRead, ended);
   };
   if (overBudget) spent();
-  // A rejected read is the client gone while the rest was read off: nothing more will come.
-  reader.read().then(onRead, stop);
+  else reader.read().then(onRead, ended);
 }
 
 /**

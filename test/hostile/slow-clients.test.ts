@@ -99,6 +99,40 @@ describe('a client that sends one byte every 200 ms', () => {
   });
 });
 
+describe('a client that trickles its body past bodyTimeout', () => {
+  for (const framework of frameworks) {
+    test(`${framework}: 408 request.timeout once the time is up, next once, and the connection closed after the answer, without draining the rest`, async () => {
+      const server = await startServer({
+        framework,
+        middleware: [hostile.subject.parsers.json({ bodyTimeout: 300 })],
+      });
+      try {
+        const body = `{"slow":"${'x'.repeat(30)}"}`;
+        const started = Date.now();
+        const reply = await sendRaw(server, [jsonHead(body.length), ...body.split('')], {
+          delayMs: 100,
+          timeoutMs: 5000,
+        });
+        const elapsed = Date.now() - started;
+        assert.equal(reply.status, 408);
+        assert.match(reply.raw, /\r\nconnection: close\r\n/i);
+        // Drained first, it would be answered a second later (the drain's time bound).
+        assert.ok(elapsed < 800, `answered and closed after ${elapsed} ms`);
+        const outcome = await server.nextOutcome(1000);
+        assert.equal(outcome.nextCalls, 1);
+        const err = assertHttpError(outcome.error, hostile.documented, {
+          status: 408,
+          type: 'request.timeout',
+        });
+        assert.equal((err as unknown as { timeout: number }).timeout, 300);
+        await assertStillServing(server);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
 describe('a client that aborts mid-body', () => {
   for (const framework of frameworks) {
     test(`${framework}: 400 request.aborted reaches next once, nothing outlives the request, and the server keeps serving`, async () => {

@@ -1,6 +1,7 @@
 // The Web door's behaviour suite (test/web/suite.ts) on Bun and Deno, served by the runtime's
 // own server: Bun.serve or Deno.serve with the app's fetch handler, then a Hono app on it
-// (the logger as `app.use` middleware, and `app.fetch` wrapped whole).
+// (the logger as `app.use` middleware, and `app.fetch` wrapped whole); then a body read a byte
+// at a time (./tiny-chunks.ts).
 //
 //   bun test/runtimes/web.ts
 //   deno run --allow-all --sloppy-imports test/runtimes/web.ts
@@ -13,6 +14,7 @@ import { PAGE_404, replaced404App } from '../fixtures/web/replaced-404.js';
 import { startBunServe, startDenoServe, type WebServer } from '../helpers/web-servers.js';
 import { webChecks } from '../web/suite.js';
 import { type RunnerCheck, runChecks, runtimeName } from './runner.js';
+import { tinyChunkChecks } from './tiny-chunks.js';
 
 type Fetch = (request: Request) => Promise<Response>;
 const execFileAsync = promisify(execFile);
@@ -119,6 +121,8 @@ checks.push({
     }
   },
 });
+
+checks.push(...tinyChunkChecks);
 
 await runChecks('httpware Web suite', checks);
 

@@ -24,6 +24,7 @@ const listed = [
   'querystring.parse.rangeError',
   'request.aborted',
   'request.size.invalid',
+  'request.timeout',
   'stream.encoding.set',
   'stream.not.readable',
 ] as const satisfies readonly ErrorType[];

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, mock, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { parsers } from '../../src/index.js';
 import { hasZstd } from '../../src/parsers/inflate.js';
 import { DRAIN_LIMIT_MS } from '../../src/parsers/read-body.js';
+import { WEB_BODY_TIMEOUT_MS } from '../../src/parsers/web-body.js';
+import { quietly } from '../helpers/warnings.js';
 
 // `read(request)` on Web Requests made with `new Request(...)`, where no server adds anything:
 // what a Web Request changes (no body, a used or locked body, a signal), and the pipeline's
@@ -285,5 +287,115 @@ describe('read(request) on a Web Request', () => {
     const err = await rejection(json.read(post('{"id":"7"}', JSON_TYPE), { schema }));
     assert.equal(err.status, 422);
     assert.deepEqual(err.issues, [{ path: ['id'], message: 'invalid value' }]);
+  });
+});
+
+/** A body that gives a byte every `everyMs` for ever, and tells whether it was cancelled. */
+function trickled(everyMs: number) {
+  const state = { cancelled: false };
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"a":"'));
+      timer = setInterval(() => controller.enqueue(new Uint8Array([0x78])), everyMs);
+    },
+    cancel() {
+      state.cancelled = true;
+      clearInterval(timer);
+    },
+  });
+  return { stream, state, stop: () => clearInterval(timer) };
+}
+
+const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+describe('read(request): the time a body may take (bodyTimeout)', () => {
+  test('a body trickled past bodyTimeout is 408 request.timeout at once, and its stream cancelled a second later', async () => {
+    const { stream, state, stop } = trickled(20);
+    try {
+      const started = Date.now();
+      const err = await rejection(json.read(post(stream, JSON_TYPE), { bodyTimeout: 300 }));
+      const elapsed = Date.now() - started;
+      assert.equal(err.type, 'request.timeout');
+      assert.equal(err.status, 408);
+      assert.equal(err.timeout, 300);
+      assert.ok((err.received as number) > 6, `received ${err.received}`);
+      // Not drained first: the rest would come as slowly.
+      assert.ok(elapsed >= 290 && elapsed < 600, `answered after ${elapsed} ms`);
+      assert.equal(state.cancelled, false);
+      await sleep(DRAIN_LIMIT_MS + 100);
+      assert.equal(state.cancelled, true);
+    } finally {
+      stop();
+    }
+  });
+
+  test('a Web read is bounded to WEB_BODY_TIMEOUT_MS (60 s) by default', async () => {
+    assert.equal(WEB_BODY_TIMEOUT_MS, 60_000);
+    quietly(() => mock.timers.enable({ apis: ['setTimeout'] }));
+    try {
+      const { stream } = counted([new TextEncoder().encode('{"a":')], 'hang');
+      let settled: Record<string, unknown> | null = null;
+      json.read(post(stream, JSON_TYPE)).then(
+        () => {
+          settled = { type: 'resolved' };
+        },
+        (err) => {
+          settled = err;
+        },
+      );
+      await sleep(0);
+      mock.timers.tick(WEB_BODY_TIMEOUT_MS - 1);
+      await sleep(0);
+      assert.equal(settled, null);
+      mock.timers.tick(1);
+      await sleep(0);
+      assert.equal((settled as unknown as Record<string, unknown>)?.type, 'request.timeout');
+      assert.equal((settled as unknown as Record<string, unknown>)?.timeout, WEB_BODY_TIMEOUT_MS);
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
+  test('bodyTimeout 0 sets no bound: the read waits for the body (or its client leaving)', async () => {
+    quietly(() => mock.timers.enable({ apis: ['setTimeout'] }));
+    const controller = new AbortController();
+    try {
+      const { stream } = counted([new TextEncoder().encode('{"a":')], 'hang');
+      const request = { headers: new Headers(JSON_TYPE), body: stream, bodyUsed: false };
+      let settled: unknown = null;
+      json
+        .read({ ...request, signal: controller.signal }, { bodyTimeout: 0 })
+        .then(undefined, (err) => {
+          settled = err;
+        });
+      await sleep(0);
+      mock.timers.tick(10 * WEB_BODY_TIMEOUT_MS);
+      await sleep(0);
+      assert.equal(settled, null);
+    } finally {
+      mock.timers.reset();
+      controller.abort();
+    }
+  });
+
+  test('a body that arrives in time leaves no timer behind', async () => {
+    const before = timers();
+    assert.deepEqual(await json.read(post('{"a":1}', JSON_TYPE), { bodyTimeout: 60_000 }), {
+      a: 1,
+    });
+    assert.equal(timers(), before);
+  });
+
+  test('a bodyTimeout that is not 0 or a delay setTimeout can wait for is refused', async () => {
+    for (const bodyTimeout of [-5, Number.NaN, 2 ** 31, '1s', null]) {
+      const err = await rejection(json.read(post('{}', JSON_TYPE), { bodyTimeout } as never));
+      assert.ok(err instanceof TypeError);
+      assert.equal(
+        err.message,
+        'option bodyTimeout must be a number of milliseconds from 0 (no bound) to 2147483647',
+      );
+      assert.throws(() => json({ bodyTimeout } as never), TypeError);
+    }
   });
 });

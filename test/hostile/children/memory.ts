@@ -33,9 +33,26 @@ const waiting =
       })
     : parsers.json({ verify: never, verifyTimeout: scenario === 'verify-pending' ? 60_000 : 10 });
 
+// The tiny-chunks scenario's parser: tiny-chunks <parser> <variant> <limit in KiB>.
+const tiny = scenario === 'tiny-chunks' ? tinyChunksParser() : null;
+
 const server = http.createServer((req, res) => {
+  if (req.url === '/ignore') {
+    // The tiny-chunks warm-up: the same chunks read and dropped, no parser.
+    req.resume();
+    req.on('end', () => res.end('ok'));
+    return;
+  }
   const mw =
-    req.url === '/form' ? form : req.url === '/raw' ? raw : req.url === '/wait' ? waiting : json;
+    req.url === '/tiny'
+      ? (tiny as NonNullable<typeof tiny>).middleware
+      : req.url === '/form'
+        ? form
+        : req.url === '/raw'
+          ? raw
+          : req.url === '/wait'
+            ? waiting
+            : json;
   mw(req, res, (err?: unknown) => {
     const type = err ? String((err as { type?: unknown }).type) : 'ok';
     outcomes[type] = (outcomes[type] ?? 0) + 1;
@@ -169,6 +186,75 @@ async function run(count: number, concurrency: number): Promise<void> {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+/**
+ * One parser with one option that makes it keep the body's bytes (`verify`, `rawBody`) or
+ * decode another charset than UTF-8 (`charset`: UTF-16LE, ISO-8859-1 for forms, whose
+ * parser takes no other), the body it is sent (just under the limit once encoded) and its
+ * Content-Type.
+ */
+function tinyChunksParser() {
+  const [kind = '', variant = '', kib = '1024'] = process.argv.slice(3);
+  const limit = Number(kib) * 1024;
+  const options = {
+    limit,
+    ...(variant === 'verify' ? { verify: () => {} } : {}),
+    ...(variant === 'rawBody' ? { rawBody: true } : {}),
+  };
+  const charset = variant !== 'charset' ? 'utf-8' : kind === 'urlencoded' ? 'latin1' : 'utf16le';
+  const label = { 'utf-8': 'utf-8', latin1: 'iso-8859-1', utf16le: 'utf-16le' }[charset];
+  const room = (charset === 'utf16le' ? limit / 2 : limit) - 64;
+  const [type, text] =
+    kind === 'json'
+      ? ['application/json', JSON.stringify({ a: 'x'.repeat(room) })]
+      : kind === 'urlencoded'
+        ? ['application/x-www-form-urlencoded', `a=${'x'.repeat(room)}`]
+        : kind === 'text'
+          ? ['text/plain', 'x'.repeat(room)]
+          : ['application/octet-stream', 'x'.repeat(room)];
+  const middleware =
+    kind === 'json'
+      ? parsers.json(options)
+      : kind === 'urlencoded'
+        ? parsers.urlencoded(options)
+        : kind === 'text'
+          ? parsers.text(options)
+          : parsers.raw(options);
+  const contentType = kind === 'raw' ? type : `${type}; charset=${label}`;
+  return { middleware, body: Buffer.from(text, charset as BufferEncoding), contentType };
+}
+
+/**
+ * The whole request, its body as HTTP/1.1 chunks of one byte each (`1\r\nx\r\n`), written
+ * at once: node:http hands every chunk over as a 'data' event of its own, a one-byte view of
+ * the socket's read buffer.
+ */
+function oneByteChunks(path: string, contentType: string, body: Buffer): Buffer {
+  const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+  const wire = Buffer.allocUnsafe(head.length + body.length * 6 + 5);
+  let at = wire.write(head, 'latin1');
+  for (const byte of body) {
+    at += wire.write('1\r\n', at, 'latin1');
+    wire[at++] = byte;
+    at += wire.write('\r\n', at, 'latin1');
+  }
+  wire.write('0\r\n\r\n', at, 'latin1');
+  return wire;
+}
+
+/** Sends a whole request on a fresh connection; resolves to the response's status. */
+function sendRaw(request: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (text: string) => {
+      answer += text;
+    });
+    socket.on('end', () => resolve(Number(answer.slice(9, 12))));
+    socket.on('error', reject);
+  });
+}
+
 const report: Record<string, unknown> = { scenario };
 
 if (scenario === 'bomb-gzip' || scenario === 'bomb-br' || scenario === 'bomb-deflate') {
@@ -193,6 +279,27 @@ if (scenario === 'bomb-gzip' || scenario === 'bomb-br' || scenario === 'bomb-def
   Object.assign(report, {
     status,
     bombBytes: bomb.length,
+    peakGrowth: after.maxRss - before.maxRss,
+    before,
+    after,
+  });
+} else if (scenario === 'tiny-chunks') {
+  const { body, contentType } = tiny as NonNullable<typeof tiny>;
+  const request = oneByteChunks('/tiny', contentType, body);
+  // The parser's paths warmed up on a body a sixteenth as long.
+  const warmUp = oneByteChunks('/tiny', contentType, body.subarray(0, body.length >> 4));
+  for (let i = 0; i < 2; i++) await sendRaw(warmUp);
+  await settle();
+  const before = measure();
+  const started = Date.now();
+  const status = await sendRaw(request);
+  const ms = Date.now() - started;
+  await settle();
+  const after = measure();
+  Object.assign(report, {
+    status,
+    ms,
+    bodyBytes: body.length,
     peakGrowth: after.maxRss - before.maxRss,
     before,
     after,
