@@ -273,7 +273,7 @@ export const mutants = [
   parsers(
     'stream: an encoding set on req is ignored',
     READ,
-    'if (this.req.readableEncoding !== null) return',
+    'if (body.readableEncoding !== null) return',
     'if (false) return',
   ),
   parsers(
@@ -573,8 +573,8 @@ export const mutants = [
   parsers(
     'urlencoded: depth past the limit allowed',
     'src/parsers/urlencoded.ts',
-    'strictDepth: true,',
-    'strictDepth: false,',
+    'const BODY_PARSER_QS: QsRules = { allowDots: false, strictDepth: true };',
+    'const BODY_PARSER_QS: QsRules = { allowDots: false, strictDepth: false };',
   ),
   parsers(
     'urlencoded: a nested form built past the depth',
@@ -1114,7 +1114,7 @@ export const mutants = [
   hostile(
     'fetch-address: CF-Connecting-IP trusted off workerd',
     'src/logger/fetch.ts',
-    "  return onWorkerd ? address(request.headers.get('cf-connecting-ip')) : undefined;",
+    "  return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;",
     "  return address(request.headers.get('cf-connecting-ip'));",
     ['test/hostile/fetch-remote-addr', 'test/web/'],
   ),
@@ -1261,9 +1261,23 @@ export const mutants = [
   hostile(
     'tiny chunks: every chunk handed to the decoder',
     'src/parsers/gather.ts',
-    '    if (rest.length >= this.size) this.text += this.decoder.write(rest);',
-    '    if (rest.length >= 0) this.text += this.decoder.write(rest);',
+    '    if (rest.length >= this.size) this.sink(rest);',
+    '    if (rest.length >= 0) this.sink(rest);',
     ['test/parsers/decoding-in-pieces', 'test/hostile/memory'],
+  ),
+  hostile(
+    'tiny chunks: a compressed body written into zlib a chunk at a time',
+    READ,
+    '    this.onPipedData = (chunk: Buffer) => blocks.write(chunk);',
+    '    this.onPipedData = (chunk: Buffer) => {\n      if (!decompressor.write(chunk)) req.pause();\n    };',
+    ['test/hostile/memory'],
+  ),
+  hostile(
+    "tiny chunks: the request paused at the decompressor's 16 KiB mark",
+    READ,
+    '      if (!decompressor.write(bytes) && decompressor.writableLength >= PIPE_PAUSE_BYTES) {',
+    '      if (!decompressor.write(bytes)) {',
+    ['test/hostile/memory'],
   ),
   hostile(
     'tiny chunks: the gathering buffer grows past the limit',

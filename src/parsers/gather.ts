@@ -64,30 +64,23 @@ export interface TextStream {
   end(): string | undefined;
 }
 
-/** Bytes a decoder is given at once, small chunks copied together first. */
-const STAGE_BYTES = 16 * 1024;
+/** Bytes a decoder or a decompressor is given at once, small chunks copied together first. */
+export const STAGE_BYTES = 16 * 1024;
 
 /**
- * A body decoded as it arrives, so that its chunks can go as soon as they are read (raw-body
- * does so for body-parser). Small chunks are copied together into blocks of STAGE_BYTES (or the
- * limit, if lower) before the decoder sees them: a body sent a byte at a time is then decoded
- * in a few calls rather than a string piece per byte. Every write but the last is a whole
- * block or a chunk at least as long, so the first write holds the body's first 16 KiB (or all
- * of it): iconv-lite guesses a `utf-16` or `utf-32` body's byte order from its first 100
- * characters, which it then sees as it does decoding the body in one call.
+ * Small chunks copied together into blocks of `size` bytes before `sink` sees them; a chunk at
+ * least a block long goes on as it is. Every block but the last is whole, or a chunk at least
+ * as long, and the blocks keep the chunks' order. A block handed on is not written again, so
+ * the sink may keep it (a decoder's partial character, a decompressor's queue).
  */
-export class Decoding {
+export class Blocks {
   private stage: Buffer | null = null;
   private staged = 0;
-  private text = '';
-  private readonly size: number;
 
   constructor(
-    private readonly decoder: TextStream,
-    limit: number,
-  ) {
-    this.size = Math.min(STAGE_BYTES, limit);
-  }
+    private readonly size: number,
+    private readonly sink: (bytes: Buffer) => void,
+  ) {}
 
   write(chunk: Buffer): void {
     let rest = chunk;
@@ -99,27 +92,53 @@ export class Decoding {
       this.flush();
       rest = rest.subarray(taken);
     }
-    if (rest.length >= this.size) this.text += this.decoder.write(rest);
+    if (rest.length >= this.size) this.sink(rest);
     else if (rest.length > 0) {
       this.stage = Buffer.allocUnsafe(this.size);
       this.staged = rest.copy(this.stage);
     }
   }
 
+  /** Hands on what is staged, if anything. */
+  flush(): void {
+    const { stage } = this;
+    if (stage === null) return;
+    this.stage = null;
+    this.sink(stage.subarray(0, this.staged));
+    this.staged = 0;
+  }
+}
+
+/**
+ * A body decoded as it arrives, so that its chunks can go as soon as they are read (raw-body
+ * does so for body-parser). Small chunks are copied together into blocks of STAGE_BYTES (or the
+ * limit, if lower) before the decoder sees them: a body sent a byte at a time is then decoded
+ * in a few calls rather than a string piece per byte. The first write holds the body's first
+ * 16 KiB (or all of it): iconv-lite guesses a `utf-16` or `utf-32` body's byte order from its
+ * first 100 characters, which it then sees as it does decoding the body in one call.
+ */
+export class Decoding {
+  private text = '';
+  private readonly blocks: Blocks;
+
+  constructor(
+    private readonly decoder: TextStream,
+    limit: number,
+  ) {
+    this.blocks = new Blocks(Math.min(STAGE_BYTES, limit), (bytes) => {
+      this.text += this.decoder.write(bytes);
+    });
+  }
+
+  write(chunk: Buffer): void {
+    this.blocks.write(chunk);
+  }
+
   /** The whole text; the decoder is done. */
   end(): string {
-    this.flush();
+    this.blocks.flush();
     const text = this.text + (this.decoder.end() ?? '');
     this.text = '';
     return text;
-  }
-
-  /** Hands the staged bytes to the decoder, which may keep them: a new block is made next. */
-  private flush(): void {
-    const { stage } = this;
-    if (stage === null) return;
-    this.text += this.decoder.write(stage.subarray(0, this.staged));
-    this.stage = null;
-    this.staged = 0;
   }
 }

@@ -29,7 +29,7 @@
 
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
-import { isCompact } from './gather.js';
+import { Blocks, STAGE_BYTES } from './gather.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
 import {
@@ -280,6 +280,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
    */
   private async pump(into: Transform | null): Promise<void> {
     const reader = this.reader;
+    const blocks = into === null ? null : new Blocks(STAGE_BYTES, (bytes) => into.write(bytes));
     try {
       while (reader !== null) {
         const { done, value } = await reader.read();
@@ -296,9 +297,13 @@ class WebBodyReader extends BodyReader<WebRequest> {
           return;
         }
         if (into === null) this.onData(chunk);
-        // A small view of a larger buffer (Deno's chunks) is copied: a decompressor's queue may
-        // hold thousands of chunks before it says to wait (see gather.ts).
-        else if (!into.write(isCompact(chunk) ? chunk : Buffer.from(chunk))) await writable(into);
+        else {
+          // Small chunks (a view of a larger buffer, on Deno) are copied together into blocks:
+          // a decompressor's queue may hold thousands of chunks before it says to wait, and
+          // zlib costs a call per write (see gather.ts).
+          (blocks as Blocks).write(chunk);
+          if (into.writableNeedDrain) await writable(into);
+        }
         if (!this.listening) return;
       }
     } catch {
@@ -307,7 +312,10 @@ class WebBodyReader extends BodyReader<WebRequest> {
     }
     this.ended = true;
     if (into === null) this.onEnd();
-    else into.end();
+    else {
+      blocks?.flush();
+      into.end();
+    }
   }
 
   /**

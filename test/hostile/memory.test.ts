@@ -67,12 +67,14 @@ describe('a body sent a byte at a time (HTTP/1.1 chunks of one byte, limit 512 K
     ['text', 'charset'],
     ['urlencoded', 'charset'],
     ['raw', 'plain'],
+    ['json', 'gzip'],
   ] as const;
   const what = {
     verify: 'with verify',
     rawBody: 'with rawBody',
     charset: 'in another charset (UTF-16LE; ISO-8859-1 for a form)',
     plain: 'alone (a Buffer)',
+    gzip: 'compressed (gzip, 2:1)',
   };
   for (const [parser, variant] of cases) {
     test(`${parser} ${what[variant]}: peak RSS grows by less than 8x the limit`, async () => {
