@@ -194,26 +194,25 @@ const PORT = /^\d{1,5}$/;
  * An address with an optional port, as X-Forwarded-For entries and `Forwarded`'s node
  * (RFC 7239 section 6) write it: `192.0.2.1`, `192.0.2.1:8080`, `[2001:db8::1]`,
  * `[2001:db8::1]:8080`, or (X-Forwarded-For only) a bare `2001:db8::1`. The address without
- * its port, or undefined.
+ * its port, or undefined. IPv6 is read by ipv6Bytes, which takes no zone (`fe80::1%eth0`): a
+ * zone names an interface of the host that wrote it, and after its `%` comes whatever text a
+ * client likes. Only the socket's own address may carry one (ipBytes drops it).
  */
 function hostOf(node: string, bareIpv6: boolean): string | undefined {
-  // An IPv6 zone (`fe80::1%eth0`) names an interface of the host that wrote it, and after the
-  // `%` any text a client likes: only the socket's own address may carry one (ipBytes).
-  if (node.includes('%')) return undefined;
   if (node.startsWith('[')) {
     const close = node.indexOf(']');
     if (close === -1) return undefined;
     const rest = node.slice(close + 1);
     if (rest !== '' && !(rest.startsWith(':') && PORT.test(rest.slice(1)))) return undefined;
     const host = node.slice(1, close);
-    return host.includes(':') && ipBytes(host) !== undefined ? host : undefined;
+    return ipv6Bytes(host) !== undefined ? host : undefined;
   }
   const colon = node.indexOf(':');
   if (colon !== -1 && node.indexOf(':', colon + 1) === -1) {
     const host = node.slice(0, colon);
     return PORT.test(node.slice(colon + 1)) && IPV4.test(host) ? host : undefined;
   }
-  if (colon !== -1) return bareIpv6 && ipBytes(node) !== undefined ? node : undefined;
+  if (colon !== -1) return bareIpv6 && ipv6Bytes(node) !== undefined ? node : undefined;
   return IPV4.test(node) ? node : undefined;
 }
 
