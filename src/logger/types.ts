@@ -282,7 +282,10 @@ export interface LogExclusions {
    * RegExp. A path with a `.` or `..` segment is never left out by its path.
    */
   readonly paths?: readonly (string | RegExp)[] | undefined;
-  /** Methods (`'OPTIONS'`), in any case. */
+  /**
+   * Methods (`'OPTIONS'`), in any case. `GET` leaves out `HEAD` too; `HEAD` without `GET` is a
+   * TypeError, as frameworks answer `HEAD` with the `GET` routes.
+   */
   readonly methods?: readonly string[] | undefined;
   /** Statuses of the response. */
   readonly statuses?: readonly StatusMatch[] | undefined;

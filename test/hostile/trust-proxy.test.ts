@@ -169,6 +169,13 @@ const cases: readonly Case[] = [
     express: '2001::db8::1',
   },
   {
+    name: 'malformed: an IPv6 zone, client-chosen text after its %',
+    trust: 1,
+    headers: { 'x-forwarded-for': 'fe80::1%ATTACKER_TEXT' },
+    expected: PEER,
+    express: 'fe80::1%ATTACKER_TEXT',
+  },
+  {
     name: 'short IPv4 "127.1" is not loopback',
     trust: 'loopback',
     headers: { 'x-forwarded-for': `${FORGED}, 127.1` },
@@ -431,20 +438,29 @@ describe('trustProxy in OpenTelemetry records', () => {
 });
 
 describe('trustProxy on the fetch door', () => {
-  it('applies on top of the remoteAddress option', async () => {
+  /** The `:remote-addr` of a spoofed request when the runtime's address is `peer`. */
+  async function addressBehind(peer: string, trustProxy: TrustProxy): Promise<string[]> {
     const capture = captureLines();
     const log = fetchLogger(':remote-addr', {
       stream: capture.stream,
-      remoteAddress: () => '10.0.0.7',
-      trustProxy: '10.0.0.0/8',
+      remoteAddress: () => peer,
+      trustProxy,
     });
     const server = await serveFetch(log(() => new Response('ok')));
     try {
       await send(server, { headers: spoofed });
-      assert.deepEqual(await capture.waitFor(1), [CLIENT]);
+      return await capture.waitFor(1);
     } finally {
       await server.close();
     }
+  }
+
+  it('applies on top of the remoteAddress option', async () => {
+    assert.deepEqual(await addressBehind('10.0.0.7', '10.0.0.0/8'), [CLIENT]);
+  });
+
+  it("reads the peer's own IPv6 zone: a link-local peer is in its range", async () => {
+    assert.deepEqual(await addressBehind('fe80::1%eth0', 'linklocal'), [CLIENT]);
   });
 
   it('gives the json client address', async () => {

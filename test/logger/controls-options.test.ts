@@ -15,6 +15,11 @@ const refused: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]>
   ['a star that is not after a slash', { exclude: { paths: ['/api*'] } }, /no other "\*"/],
   ['paths as a string', { exclude: { paths: '/health' } }, /exclude\.paths must be an array/],
   ['a method that is no token', { exclude: { methods: ['GET /'] } }, /exclude\.methods/],
+  [
+    'HEAD without GET (HEAD runs the GET routes)',
+    { exclude: { methods: ['OPTIONS', 'head'] } },
+    /exclude\.methods: HEAD runs the GET routes/,
+  ],
   ['a status out of range', { exclude: { statuses: [99] } }, /exclude\.statuses/],
   ['a reversed range', { exclude: { statuses: [[399, 300]] } }, /exclude\.statuses/],
   ['a class that is not one', { exclude: { statuses: ['6xx'] } }, /exclude\.statuses/],

@@ -47,9 +47,12 @@ export interface Controls {
 /**
  * A path with a dot segment, raw or percent-encoded (RFC 3986, section 5.2.4): node:http hands
  * it on as sent, and a router or file server behind may resolve it elsewhere than its prefix
- * says (`/assets/../admin`). Such a request is never left out by its path.
+ * says (`/assets/../admin`). Such a request is never left out by its path. A segment ends at
+ * `/`, and here also at `\` and at `%2f` and `%5c` (`/` and `\` percent-encoded, any case):
+ * a static file server decodes the path before it joins it to its folder (`..%2fpackage.json`
+ * then climbs out of `/assets/`), WHATWG URL parsers read `\` as `/`, and Windows paths use it.
  */
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+const DOT_SEGMENT = /(?:^|\/|\\|%2f|%5c)(?:\.|%2e){1,2}(?:\/|\\|%2f|%5c|$)/i;
 
 /** A method name is an RFC 9110 token. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -81,12 +84,26 @@ function pathMatcher(given: unknown): (path: string) => boolean {
     !DOT_SEGMENT.test(path);
 }
 
+/**
+ * The methods left out, upper-cased. HEAD follows GET's rule: it is GET without the response's
+ * content (RFC 9110, section 9.3.2), and Express, Koa's router and Fastify answer it with the
+ * GET handler, checks, side effects and status included. So GET leaves out HEAD too, and HEAD
+ * without GET is refused: it would hide requests that run the application's GET routes (a
+ * token tried by HEAD on `/reset?token=...` and its 403) from a line that logs the same by GET.
+ */
 function methodSet(given: unknown): ReadonlySet<string> {
   if (!Array.isArray(given) || !given.every((m) => typeof m === 'string' && TOKEN.test(m))) {
     throw new TypeError('option exclude.methods must be an array of method names');
   }
   // Node and the Request constructor hand the standard methods in upper case.
-  return new Set(given.map((m: string) => m.toUpperCase()));
+  const methods = new Set(given.map((m: string) => m.toUpperCase()));
+  if (methods.has('HEAD') && !methods.has('GET')) {
+    throw new TypeError(
+      'option exclude.methods: HEAD runs the GET routes, so it is left out only with GET; leave out a path (exclude.paths) or decide in skip',
+    );
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return methods;
 }
 
 const STATUS_CLASS = /^[1-5]xx$/;

@@ -11,7 +11,10 @@
 //     obfuscated `Forwarded` identifier, an element without `for`) ends the walk at the
 //     address before it, the last hop known: a line never carries a client-chosen text as the
 //     address, and ECS's `client.ip` stays an IP (Elasticsearch rejects a document otherwise).
-//     Express answers the entry as it is;
+//     Express answers the entry as it is. An IPv6 zone (`%eth0`) is taken only on the socket's
+//     own address: after the `%` of a header's entry is whatever text the client chose;
+//   - an empty entry (`,,`, spaces and tabs alone) is no entry, as RFC 9110's list rule says:
+//     skipped, not a hop, as Express does; the walk ends on any run of commas;
 //   - `127.1`, `0x7f.0.0.1` or `0177.0.0.1` are not addresses here (WHATWG URL and some IP
 //     libraries read them as 127.0.0.1): a trust list cannot be met by an obfuscated spelling.
 // Nothing here runs unless the option is on; the header is parsed once per request, lazily,
@@ -191,7 +194,9 @@ const PORT = /^\d{1,5}$/;
  * An address with an optional port, as X-Forwarded-For entries and `Forwarded`'s node
  * (RFC 7239 section 6) write it: `192.0.2.1`, `192.0.2.1:8080`, `[2001:db8::1]`,
  * `[2001:db8::1]:8080`, or (X-Forwarded-For only) a bare `2001:db8::1`. The address without
- * its port, or undefined.
+ * its port, or undefined. IPv6 is read by ipv6Bytes, which takes no zone (`fe80::1%eth0`): a
+ * zone names an interface of the host that wrote it, and after its `%` comes whatever text a
+ * client likes. Only the socket's own address may carry one (ipBytes drops it).
  */
 function hostOf(node: string, bareIpv6: boolean): string | undefined {
   if (node.startsWith('[')) {
@@ -200,15 +205,32 @@ function hostOf(node: string, bareIpv6: boolean): string | undefined {
     const rest = node.slice(close + 1);
     if (rest !== '' && !(rest.startsWith(':') && PORT.test(rest.slice(1)))) return undefined;
     const host = node.slice(1, close);
-    return host.includes(':') && ipBytes(host) !== undefined ? host : undefined;
+    return ipv6Bytes(host) !== undefined ? host : undefined;
   }
   const colon = node.indexOf(':');
   if (colon !== -1 && node.indexOf(':', colon + 1) === -1) {
     const host = node.slice(0, colon);
     return PORT.test(node.slice(colon + 1)) && IPV4.test(host) ? host : undefined;
   }
-  if (colon !== -1) return bareIpv6 && ipBytes(node) !== undefined ? node : undefined;
+  if (colon !== -1) return bareIpv6 && ipv6Bytes(node) !== undefined ? node : undefined;
   return IPV4.test(node) ? node : undefined;
+}
+
+/**
+ * `text` from `from` to `to` without the OWS around it: spaces and tabs (RFC 9110, section
+ * 5.6.3), nothing else. A no-break space or any other character is part of the entry, which
+ * is then no address: malformed, it ends the walk.
+ */
+function listElement(text: string, from: number, to: number): string {
+  let start = from;
+  let stop = to;
+  while (start < stop && isOws(text.charCodeAt(start))) start++;
+  while (stop > start && isOws(text.charCodeAt(stop - 1))) stop--;
+  return text.slice(start, stop);
+}
+
+function isOws(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
 
 /** RFC 9110's token characters. */
@@ -226,7 +248,7 @@ function forwardedFor(element: string): string | undefined {
   let found: string | undefined;
   const seen = new Set<string>();
   for (const raw of element.split(';')) {
-    const pair = raw.trim();
+    const pair = listElement(raw, 0, raw.length);
     if (pair === '') continue;
     const equals = pair.indexOf('=');
     if (equals === -1) return undefined;
@@ -294,18 +316,22 @@ export function proxyResolver(
     }
   };
   const resolve = (peer: string | undefined, value: string | undefined) => {
-    if (peer === undefined) return undefined;
+    if (peer === undefined || value === undefined) return peer;
     let address = peer;
     // Entries are read from the right, one comma at a time: commas never appear inside an
     // address, and a quote a client left open cannot swallow what the proxies appended.
-    // Empty entries are skipped, as RFC 9110's list rule (section 5.6.1) and Express do.
-    let end = value === undefined ? -1 : value.length;
+    // `end` is where the entry in hand ends; the comma before it is found at `end - 1` or
+    // further left, so `end` falls at every step and the walk ends whatever the commas (a
+    // search from `end - 1` with `end` at 0 would find a leading comma again and again).
+    let end = value.length;
     let hop = 0;
-    while (end >= 0) {
-      const text = value as string;
-      const comma = text.lastIndexOf(',', end - 1);
-      const entry = text.slice(comma + 1, end).trim();
+    while (end > 0) {
+      const comma = value.lastIndexOf(',', end - 1);
+      const entry = listElement(value, comma + 1, end);
       end = comma;
+      // An empty entry is no entry: RFC 9110's list rule (section 5.6.1) has recipients
+      // ignore empty elements (`,, <client>` is what a proxy appends to a client's `,`), and
+      // Express skips them too. Not a hop, so a hop count is not spent on one.
       if (entry === '') continue;
       if (!trusts(address, hop)) break;
       const next = isForwarded ? forwardedFor(entry) : hostOf(entry, true);
