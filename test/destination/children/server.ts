@@ -1,0 +1,59 @@
+// A server that logs `:url` lines through `destination`, for the tests in this folder, which
+// drive it from outside: signals, a stopped reader, renames, broken targets.
+//
+//   server.ts <target> <options JSON>
+//
+// target: a file path, or "1" for standard output. Options: `destination`'s own, plus
+// `bare` (no httpware at all: how the same process ends without it), `appSignal` (the
+// application's own handler for that signal: it closes the server, as a graceful shutdown
+// does) and `delayMs` (the handler answers after that long). It says its port on stderr,
+// as `PORT <n>`. Routes: /exit (process.exit(3) in the handler), /throw (an uncaught
+// exception), /reopen (`reopen()`), /stats (stats() and memory, after a collection when run
+// with --expose-gc), anything else: 200 "ok".
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { logger } from '../../../src/logger/index.js';
+
+const [target = '', json = '{}'] = process.argv.slice(2);
+const { bare, appSignal, delayMs, ...options } = JSON.parse(json) as {
+  bare?: boolean;
+  appSignal?: NodeJS.Signals;
+  delayMs?: number;
+  [option: string]: unknown;
+};
+
+const destination = bare
+  ? undefined
+  : logger.destination(/^\d+$/.test(target) ? Number(target) : target, options);
+const log = destination
+  ? logger(':url', { stream: destination, skip: (req) => req.url === '/stats' })
+  : (_req: IncomingMessage, _res: ServerResponse, next: () => void) => next();
+
+function stats(res: ServerResponse): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  const memory = process.memoryUsage();
+  const body = { stats: destination?.stats(), memory: memory.heapUsed + memory.external };
+  res.end(JSON.stringify(body));
+}
+
+const server = createServer((req, res) => {
+  log(req, res, () => {
+    if (req.url === '/exit') process.exit(3);
+    if (req.url === '/throw') throw new Error('thrown by the application');
+    if (req.url === '/reopen') destination?.reopen();
+    if (req.url === '/stats') return stats(res);
+    if (delayMs) setTimeout(() => res.end('ok'), delayMs);
+    else res.end('ok');
+  });
+});
+
+if (appSignal) {
+  process.on(appSignal, () => {
+    server.closeAllConnections();
+    server.close();
+  });
+}
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address() as { port: number };
+  process.stderr.write(`PORT ${address.port}\n`);
+});
