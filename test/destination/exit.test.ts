@@ -38,7 +38,9 @@ async function endUnderLoad(name: string, end: Ending, options: Record<string, u
   return { answered: load.answered, logged: idsIn(file), ended, bareEnded, server };
 }
 
-describe('nothing held is lost at the end, and the process ends as it would without httpware', () => {
+describe('nothing held is lost at the end, and the process ends as it would without httpware', {
+  concurrency: 3,
+}, () => {
   for (const name of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     test(`${name} under load with no handler of the application's: every answered request is logged, and the process dies of ${name}`, async () => {
       const run = await endUnderLoad(name, signal(name));

@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { after, afterEach } from 'node:test';
+import type { Destination } from '../../src/logger/destination/types.js';
+import { logger } from '../../src/logger/index.js';
 
 const SERVER = new URL('./children/server.ts', import.meta.url).pathname;
 
@@ -155,4 +157,21 @@ export function compare(answered: readonly number[], logged: readonly number[]) 
     seen.add(id);
   }
   return { missing: answered.filter((id) => !seen.has(id)), twice };
+}
+
+/**
+ * `logger.destination` for in-process tests: each one made is ended after the test, so that
+ * none is left holding the process's exit and signal listeners.
+ */
+export function destinations(): typeof logger.destination {
+  let opened: Destination[] = [];
+  afterEach(() => {
+    for (const destination of opened) destination.end();
+    opened = [];
+  });
+  return (target, options) => {
+    const destination = logger.destination(target, options);
+    opened.push(destination);
+    return destination;
+  };
 }

@@ -15,7 +15,7 @@
 // between which times (notice.ts). A failed write (ENOSPC, EPIPE, EBADF) or open drops its
 // batch the same way; the next batch is tried again, so writing resumes when the target works.
 
-import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { warn } from '../core/warnings.js';
 import { enter, type Flushable, leave } from './exit.js';
@@ -25,6 +25,14 @@ import type { Destination, DestinationOptions, DestinationStats } from './types.
 
 /** A path that cannot be opened is tried again at most this often. */
 const OPEN_RETRY_MS = 1000;
+/**
+ * Append, created if absent; non-blocking, which changes nothing for a regular file but makes
+ * a FIFO given as a path answer EAGAIN when full, as a pipe on a descriptor does.
+ */
+const OPEN_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+/** How long a full pipe is left before the next try (in the background). */
+const AGAIN_RETRY_MS = 10;
 /** How long a drain at exit sleeps between tries of a full pipe. */
 const EXIT_RETRY_MS = 5;
 
@@ -164,7 +172,7 @@ class LineDestination implements Destination, Flushable {
     this.lastLine = line;
     if (this.blockedSince === undefined) {
       if (this.options.sync || this.pending.length >= this.options.batchBytes) this.writeOut();
-      else this.timer ??= setTimeout(this.onTimer, this.options.batchMs).unref();
+      else this.arm();
     }
     return true;
   }
@@ -175,6 +183,7 @@ class LineDestination implements Destination, Flushable {
       this.waiters.push({ until: this.accepted, lost: this.lostAccepted, resolve, reject });
     });
     if (this.blockedSince === undefined) this.writeOut();
+    else this.timer?.ref(); // the next try must come, for the promise to settle
     return waiter;
   }
 
@@ -231,11 +240,12 @@ class LineDestination implements Destination, Flushable {
   /** Writes batches until none is left or the target is full; a full one is tried later. */
   private writeOut(): void {
     this.disarm();
-    if (!this.ready(false)) return;
-    while (this.batch !== undefined || this.takeBatch()) {
-      if (!this.writeBatch()) {
-        this.waitForTarget();
-        break;
+    if (this.ready(false)) {
+      while (this.batch !== undefined || this.takeBatch()) {
+        if (!this.writeBatch()) {
+          this.waitForTarget();
+          break;
+        }
       }
     }
     this.settleWaiters();
@@ -251,6 +261,7 @@ class LineDestination implements Destination, Flushable {
       while (this.batch !== undefined || this.takeBatch()) {
         if (this.writeBatch()) continue;
         if (Date.now() >= deadline) {
+          this.failed('ETIMEDOUT', new Error('the target accepted nothing in time'));
           this.loseHeld('ETIMEDOUT');
           break;
         }
@@ -271,7 +282,10 @@ class LineDestination implements Destination, Flushable {
 
   /** Moves the pending lines into a new batch, after a notice of lines lost before them. */
   private takeBatch(): boolean {
-    if (this.pendingLines === 0) return false;
+    // Writing has caught up with a run of drops no later line has closed: its notice goes
+    // after the lines held, which were all accepted before it.
+    if (this.overflow !== undefined) this.closeOverflow(this.lastLine);
+    if (this.pending === '') return false;
     let text = this.pending;
     let gap = this.pendingGap;
     if (this.lost !== undefined) {
@@ -331,7 +345,17 @@ class LineDestination implements Destination, Flushable {
         ),
       );
     }
-    this.timer ??= setTimeout(this.onTimer, this.options.batchMs).unref();
+    this.arm(AGAIN_RETRY_MS);
+  }
+
+  /**
+   * The next try. It does not keep the process alive (what is held is written at exit), except
+   * for a `flush()` someone awaits, which must settle.
+   */
+  private arm(ms = this.options.batchMs): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(this.onTimer, ms);
+    if (this.waiters.length === 0) this.timer.unref();
   }
 
   /** The batch's unwritten lines are dropped (a line cut by the failure counts as dropped). */
@@ -399,7 +423,7 @@ class LineDestination implements Destination, Flushable {
     this.nextOpen = time + OPEN_RETRY_MS;
     try {
       if (this.options.mkdir) mkdirSync(dirname(path), { recursive: true });
-      this.fd = openSync(path, 'a');
+      this.fd = openSync(path, OPEN_FLAGS, 0o666);
       return true;
     } catch (err) {
       this.openError = err;
