@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { compare, get, idsIn, Load, type ServerChild, startServer, tempDir } from './helpers.js';
+import {
+  compare,
+  delay,
+  get,
+  idsIn,
+  Load,
+  type ServerChild,
+  startServer,
+  tempDir,
+} from './helpers.js';
 
 const dir = tempDir();
 const HELD = { batchMs: 60_000, batchBytes: 64 * 1024 * 1024 };
@@ -34,8 +43,13 @@ async function endUnderLoad(name: string, end: Ending, options: Record<string, u
   await end(server);
   await load.done;
   await end(bare);
-  const [ended, bareEnded] = await Promise.all([server.ended, bare.ended]);
-  return { answered: load.answered, logged: idsIn(file), ended, bareEnded, server };
+  // A process that does not end is a failure, not a hang of the test.
+  const stillRunning = delay(15_000).then(() => ({ code: null, signal: 'still running' }));
+  const [ended, bareEnded] = await Promise.all([
+    Promise.race([server.ended, stillRunning]),
+    bare.ended,
+  ]);
+  return { answered: load.answered, logged: idsIn(file), ended, bareEnded, server, file };
 }
 
 describe('nothing held is lost at the end, and the process ends as it would without httpware', {
@@ -50,6 +64,13 @@ describe('nothing held is lost at the end, and the process ends as it would with
       assert.deepEqual(run.ended, run.bareEnded);
     });
   }
+
+  test('two copies of httpware in one process (two bundles): SIGTERM still ends it by SIGTERM, every line in both files', async () => {
+    const run = await endUnderLoad('two-copies', signal('SIGTERM'), { secondCopy: true });
+    assert.deepEqual(run.ended, { code: null, signal: 'SIGTERM' });
+    assert.deepEqual(compare(run.answered, run.logged), { missing: [], twice: [] });
+    assert.deepEqual(compare(run.answered, idsIn(`${run.file}.2`)), { missing: [], twice: [] });
+  });
 
   test('process.exit() in a request handler: every answered request is logged, and the exit code is kept', async () => {
     const run = await endUnderLoad('exit', route('/exit'));
@@ -69,6 +90,11 @@ describe('nothing held is lost at the end, and the process ends as it would with
   test("an application's own SIGTERM handler decides: the process is not ended for it, it ends when the application is done, and every line is logged", async () => {
     const run = await endUnderLoad('app-handler', signal('SIGTERM'), { appSignal: 'SIGTERM' });
     assert.deepEqual(compare(run.answered, run.logged), { missing: [], twice: [] });
+    assert.equal(
+      run.server.stderr().match(/APPLICATION SIGTERM/g)?.length,
+      1,
+      "the application's handler ran once: the signal was not sent again",
+    );
     // The handler closed the server: the event loop ran out and the process exited with 0.
     assert.deepEqual(run.ended, { code: 0, signal: null });
     assert.deepEqual(run.ended, run.bareEnded);

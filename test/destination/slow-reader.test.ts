@@ -61,6 +61,7 @@ describe('a stdout pipe whose reader stops', () => {
     assert.ok(offered >= OFFERED, `enough was offered to pass the bound (${offered} bytes)`);
     assert.ok(stalled.stats.dropped > 0, 'lines were dropped past maxBytes');
     assert.ok(stalled.stats.held <= MAX_BYTES);
+    assert.equal(stalled.stats.errors, 0, 'a full pipe is waited for, not a failure');
     assert.ok(peak < MAX_BYTES + MARGIN, `held in memory: ${peak} bytes above the start`);
 
     stdout.resume();

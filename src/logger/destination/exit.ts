@@ -29,12 +29,26 @@ function flushAll(): void {
   for (const destination of live) destination.flushAtExit();
 }
 
+/**
+ * Marks this listener across copies of httpware in one process (two bundles, say): each copy's
+ * listener is not "someone else's handler" to the others, or none would send the signal again
+ * and the process would not end.
+ */
+const OURS = Symbol.for('httpware.destination.exit');
+
+/** Whether a listener other than a copy of ours listens for `signal`. */
+function applicationListens(signal: NodeJS.Signals): boolean {
+  return process.listeners(signal).some((listener) => !(OURS in listener));
+}
+
 function onSignal(signal: NodeJS.Signals): void {
   flushAll();
-  if (process.listenerCount(signal) > 1) return;
+  // Sent again, the signal would reach the application's listener a second time.
+  if (applicationListens(signal)) return;
   process.removeListener(signal, onSignal);
   process.kill(process.pid, signal);
 }
+Object.defineProperty(onSignal, OURS, { value: true });
 
 function install(): void {
   if (installed) return;

@@ -14,8 +14,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { logger } from '../../../src/logger/index.js';
 
 const [target = '', json = '{}'] = process.argv.slice(2);
-const { bare, appSignal, delayMs, ...options } = JSON.parse(json) as {
+const { bare, appSignal, delayMs, secondCopy, ...options } = JSON.parse(json) as {
   bare?: boolean;
+  secondCopy?: boolean;
   appSignal?: NodeJS.Signals;
   delayMs?: number;
   [option: string]: unknown;
@@ -24,9 +25,18 @@ const { bare, appSignal, delayMs, ...options } = JSON.parse(json) as {
 const destination = bare
   ? undefined
   : logger.destination(/^\d+$/.test(target) ? Number(target) : target, options);
-const log = destination
+const first = destination
   ? logger(':url', { stream: destination, skip: (req) => req.url === '/stats' })
   : (_req: IncomingMessage, _res: ServerResponse, next: () => void) => next();
+// `secondCopy`: a second copy of httpware (a module instance of its own, as a second bundle
+// would have) logs the same requests through its own destination to `<target>.2`.
+const copy = '../../../src/logger/index.js?copy=2';
+const second = secondCopy ? ((await import(copy)) as { logger: typeof logger }).logger : undefined;
+const secondLog = second?.(':url', { stream: second.destination(`${target}.2`, options) });
+const log = secondLog
+  ? (req: IncomingMessage, res: ServerResponse, next: () => void) =>
+      first(req, res, () => secondLog(req, res, next))
+  : first;
 
 function stats(res: ServerResponse): void {
   (globalThis as { gc?: () => void }).gc?.();
@@ -48,6 +58,7 @@ const server = createServer((req, res) => {
 
 if (appSignal) {
   process.on(appSignal, () => {
+    process.stderr.write(`APPLICATION ${appSignal}\n`);
     server.closeAllConnections();
     server.close();
   });
