@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { build } from 'esbuild';
 import {
   compare,
   delay,
@@ -66,7 +67,16 @@ describe('nothing held is lost at the end, and the process ends as it would with
   }
 
   test('two copies of httpware in one process (two bundles): SIGTERM still ends it by SIGTERM, every line in both files', async () => {
-    const run = await endUnderLoad('two-copies', signal('SIGTERM'), { secondCopy: true });
+    const copy = join(dir, 'copy.cjs');
+    await build({
+      entryPoints: [new URL('../../src/logger/index.ts', import.meta.url).pathname],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: copy,
+      logLevel: 'silent',
+    });
+    const run = await endUnderLoad('two-copies', signal('SIGTERM'), { secondCopy: copy });
     assert.deepEqual(run.ended, { code: null, signal: 'SIGTERM' });
     assert.deepEqual(compare(run.answered, run.logged), { missing: [], twice: [] });
     assert.deepEqual(compare(run.answered, idsIn(`${run.file}.2`)), { missing: [], twice: [] });

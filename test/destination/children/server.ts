@@ -5,20 +5,20 @@
 //
 // target: a file path, or "1" for standard output. Options: `destination`'s own, plus
 // `bare` (no httpware at all: how the same process ends without it), `appSignal` (the
-// application's own handler for that signal: it closes the server, as a graceful shutdown
-// does) and `delayMs` (the handler answers after that long). It says its port on stderr,
-// as `PORT <n>`. Routes: /exit (process.exit(3) in the handler), /throw (an uncaught
-// exception), /reopen (`reopen()`), /stats (stats() and memory, after a collection when run
-// with --expose-gc), anything else: 200 "ok".
+// application's own handler for that signal: it closes the server 300 ms later, as a graceful
+// shutdown does) and `secondCopy` (below). It says its port on stderr, as `PORT <n>`.
+// Routes: /exit (process.exit(3) in the handler), /throw (an uncaught exception), /reopen
+// (`reopen()`), /stats (stats() and memory, after a collection when run with --expose-gc),
+// anything else: 200 "ok".
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { logger } from '../../../src/logger/index.js';
 
 const [target = '', json = '{}'] = process.argv.slice(2);
-const { bare, appSignal, delayMs, secondCopy, ...options } = JSON.parse(json) as {
+const { bare, appSignal, secondCopy, ...options } = JSON.parse(json) as {
   bare?: boolean;
-  secondCopy?: boolean;
+  secondCopy?: string;
   appSignal?: NodeJS.Signals;
-  delayMs?: number;
   [option: string]: unknown;
 };
 
@@ -28,10 +28,11 @@ const destination = bare
 const first = destination
   ? logger(':url', { stream: destination, skip: (req) => req.url === '/stats' })
   : (_req: IncomingMessage, _res: ServerResponse, next: () => void) => next();
-// `secondCopy`: a second copy of httpware (a module instance of its own, as a second bundle
-// would have) logs the same requests through its own destination to `<target>.2`.
-const copy = '../../../src/logger/index.js?copy=2';
-const second = secondCopy ? ((await import(copy)) as { logger: typeof logger }).logger : undefined;
+// `secondCopy`: the path of a second copy of httpware (a bundle of its own, as a second bundled
+// dependency brings), which logs the same requests through its own destination to `<target>.2`.
+const second = secondCopy
+  ? (createRequire(import.meta.url)(secondCopy) as { logger: typeof logger }).logger
+  : undefined;
 const secondLog = second?.(':url', { stream: second.destination(`${target}.2`, options) });
 const log = secondLog
   ? (req: IncomingMessage, res: ServerResponse, next: () => void) =>
@@ -51,16 +52,18 @@ const server = createServer((req, res) => {
     if (req.url === '/throw') throw new Error('thrown by the application');
     if (req.url === '/reopen') destination?.reopen();
     if (req.url === '/stats') return stats(res);
-    if (delayMs) setTimeout(() => res.end('ok'), delayMs);
-    else res.end('ok');
+    res.end('ok');
   });
 });
 
 if (appSignal) {
+  // A graceful shutdown: it answers for a moment more, then closes the server.
   process.on(appSignal, () => {
     process.stderr.write(`APPLICATION ${appSignal}\n`);
-    server.closeAllConnections();
-    server.close();
+    setTimeout(() => {
+      server.closeAllConnections();
+      server.close();
+    }, 300);
   });
 }
 
