@@ -27,6 +27,10 @@ declare namespace logger {
   export type JsonFormatFactory = types.JsonFormatFactory;
   export type LogRequest = types.LogRequest;
   export type LogResponse = types.LogResponse;
+  export type Destination = types.Destination;
+  export type DestinationFactory = types.DestinationFactory;
+  export type DestinationOptions = types.DestinationOptions;
+  export type DestinationStats = types.DestinationStats;
   export type FetchHandler = types.FetchHandler;
   export type FetchLog = types.FetchLog;
   export type FetchLoggerFactory = types.FetchLoggerFactory;

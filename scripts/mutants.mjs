@@ -15,6 +15,8 @@ const LOG = 'src/logger/index.ts';
 const WRITER = 'src/logger/writer.ts';
 const SCHEMA = 'src/parsers/schema.ts';
 const UNREAD = 'src/logger/unread-bodies.ts';
+const EXIT = 'src/logger/destination/exit.ts';
+const DESTINATION = 'src/logger/destination/destination.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
 // before the rest of the family's tests.
@@ -1820,5 +1822,93 @@ export const mutants = [
     '    if (!QUERY_STRING_KEYS.includes(key)) {',
     '    if (false) {',
     ['test/koa/body-parser-options'],
+  ),
+  // destination (issue 42): test/destination/, real processes, signals and files.
+  hostile('destination: nothing written on exit', EXIT, "  process.on('exit', flushAll);\n", '', [
+    'test/destination/exit',
+  ]),
+  hostile(
+    'destination: signals not listened for',
+    EXIT,
+    '  for (const signal of SIGNALS) process.on(signal, onSignal);\n',
+    '',
+    ['test/destination/exit'],
+  ),
+  hostile(
+    'destination: a signal ends the process with status 0 instead of the signal',
+    EXIT,
+    '  process.removeListener(signal, onSignal);\n  process.kill(process.pid, signal);',
+    '  process.exit(0);',
+    ['test/destination/exit'],
+  ),
+  hostile(
+    "destination: the application's own signal handler overridden",
+    EXIT,
+    '  if (applicationListens(signal)) return;\n',
+    '',
+    ['test/destination/exit'],
+  ),
+  hostile(
+    "destination: another copy's listener taken for the application's",
+    EXIT,
+    '  return process.listeners(signal).some((listener) => !(OURS in listener));',
+    '  return process.listeners(signal).length > 1;',
+    ['test/destination/exit'],
+  ),
+  hostile(
+    'destination: no bound on what is held',
+    DESTINATION,
+    '    if (this.held + size > this.options.maxBytes) {',
+    '    if (false) {',
+    ['test/destination/notice', 'test/destination/slow-reader'],
+  ),
+  hostile(
+    'destination: no notice of dropped lines when writing catches up',
+    DESTINATION,
+    '    if (this.overflow !== undefined) this.closeOverflow(this.lastLine);\n',
+    '',
+    ['test/destination/notice', 'test/destination/slow-reader'],
+  ),
+  hostile(
+    'destination: a full pipe taken for a failure',
+    DESTINATION,
+    "const AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);",
+    'const AGAIN = new Set<string>();',
+    ['test/destination/flush', 'test/destination/slow-reader'],
+  ),
+  hostile(
+    'destination: reopen keeps writing to the renamed file',
+    DESTINATION,
+    '    this.closeFile();\n    this.open(true);\n  }',
+    '  }',
+    ['test/destination/rotation'],
+  ),
+  hostile(
+    'destination: flush() resolves although its lines were dropped',
+    DESTINATION,
+    '      else if (this.lostAccepted > waiter.lost) waiter.reject(this.failure());\n',
+    '',
+    ['test/destination/flush'],
+  ),
+  hostile(
+    'destination: lines of a failed write not counted',
+    DESTINATION,
+    '    this.dropped += lost;\n',
+    '',
+    ['test/destination/faults'],
+  ),
+  hostile(
+    'destination: one warning per failure instead of per kind',
+    DESTINATION,
+    '    if (this.warned.has(kind)) return;\n',
+    '',
+    ['test/destination/faults'],
+  ),
+  hostile(
+    'destination: a path that failed to open is never tried again',
+    DESTINATION,
+    '    if (!now && time < this.nextOpen) return false;',
+    '    if (!now) return false;',
+    ['test/destination/faults'],
   ),
 ];

@@ -17,6 +17,7 @@ export type { FastifyLoggerOptions, FastifyParsersOptions } from './fastify/inde
 export { fastify } from './fastify/index.js';
 export { koa } from './koa/index.js';
 export type * from './koa/types.js';
+export type * from './logger/destination/types.js';
 export { fetchLogger, logger, recordError, redactDefaults, requestId } from './logger/index.js';
 export type * from './logger/types.js';
 export type { Next } from './middleware.js';

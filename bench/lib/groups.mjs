@@ -383,6 +383,85 @@ export async function loggerLoopback(options, log) {
   };
 }
 
+/**
+ * Lines to a file over loopback (issue 42): `combined` through httpware's `destination`, morgan
+ * with an append-mode write stream, pino-http with pino's default file destination, beside the
+ * bare server; what it costs to get the lines to disk, not only to make them.
+ */
+export async function loggerFileLoopback(options, log) {
+  const impls = [
+    'bare',
+    'morgan-file',
+    'pino-http-file',
+    ...(options.httpware ? ['httpware-file'] : []),
+  ];
+  const variants = impls.map((impl) => ({
+    key: impl,
+    spec: {
+      group: 'logger',
+      impl: impl === 'bare' ? 'floor' : impl,
+      format: 'combined',
+      mode: 'loopback',
+    },
+  }));
+  const head = loggerRequest().toString('latin1').split('\r\n');
+  const headers = {};
+  for (const line of head.slice(1)) {
+    const at = line.indexOf(': ');
+    if (at > 0 && !/^(host|connection)$/i.test(line.slice(0, at)))
+      headers[line.slice(0, at)] = line.slice(at + 2);
+  }
+  const load = { connections: 50, method: 'GET', headers, path: head[0].split(' ')[1] };
+  const { samples, problems } = await runLoopback(variants, load, options.loopback, log);
+  const { rows, summary } = loopbackTable(samples, variants, 'bare', [
+    ['morgan', 'morgan-file'],
+    ['pino', 'pino-http-file'],
+  ]);
+  const cpuXPino = options.httpware
+    ? ratioSummary(samples, (r) => r['httpware-file'].cpuNs / r['pino-http-file'].cpuNs).value
+    : Number.NaN;
+  summary.cpuXPino = cpuXPino;
+  const targets = [
+    target(
+      'logger.file.combined-cpu-vs-bare',
+      'combined to a file through destination: server CPU per request / bare server',
+      summary['httpware-file']?.xCpu ?? Number.NaN,
+      '<=',
+      1.1,
+      '<= 1.10',
+    ),
+    target(
+      'logger.file.combined-cpu-vs-pino',
+      'combined to a file through destination: server CPU per request / pino-http to pino.destination(file)',
+      cpuXPino,
+      '<=',
+      1,
+      '<= 1.00',
+    ),
+  ];
+  return {
+    key: 'logger-file',
+    title: `Logger to a file over loopback: autocannon, 50 keep-alive connections, combined (${loopUnit(options)})`,
+    text: table(
+      [
+        'variant',
+        'req/s',
+        'x bare',
+        'x bare p25-p75',
+        'cpu us/req',
+        'cpu x bare',
+        'req/s x morgan',
+        'req/s x pino',
+      ],
+      rows,
+      1,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const INPROC_CASES = PARSER_CASE_NAMES.filter((c) => c !== 'json-1kb');
@@ -820,6 +899,7 @@ export const GROUPS = {
   'logger-inproc': loggerInProcess,
   'logger-instructions': loggerInstructions,
   'logger-loopback': loggerLoopback,
+  'logger-file': loggerFileLoopback,
   json: jsonInProcess,
   'parsers-inproc': parsersInProcess,
   'parsers-alone': parsersAlone,

@@ -2,7 +2,10 @@
 // job), the incumbents (morgan, pino-http, body-parser) and httpware, all built from one spec
 // so that a worker process can rebuild its variant from a line of JSON.
 
+import { createWriteStream, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import querystring from 'node:querystring';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
@@ -52,6 +55,16 @@ function smallUserSchema() {
   return smallUser;
 }
 
+// The file of a variant that logs to disk (group logger-file), and how to wait until its lines
+// are there, for the harness's check. One file per worker process, removed when it exits.
+export const logFile = { path: '', flush: async () => {} };
+
+function benchFile(impl) {
+  logFile.path = join(tmpdir(), `httpware-bench-${process.pid}-${impl}.log`);
+  process.on('exit', () => rmSync(logFile.path, { force: true }));
+  return logFile.path;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Logger middleware
 
@@ -78,6 +91,26 @@ export async function loggerMiddleware({ impl, format }) {
     case 'httpware-trust-proxy': {
       const { logger } = await loadHttpware();
       return logger(fmt, { stream: discard, trustProxy: 'loopback' });
+    }
+    // Lines to a file (group logger-file): morgan with the append-mode write stream its README
+    // shows, pino-http with pino's own default destination for a file (sonic-boom, sync), and
+    // httpware's `destination` with its defaults.
+    case 'morgan-file': {
+      const stream = createWriteStream(benchFile(impl), { flags: 'a' });
+      logFile.flush = () => new Promise((resolve) => stream.write('', resolve));
+      return require('morgan')(fmt, { stream });
+    }
+    case 'pino-http-file': {
+      const pino = require('pino');
+      const stream = pino.destination(benchFile(impl));
+      logFile.flush = async () => stream.flushSync();
+      return require('pino-http')({ logger: pino({}, stream) });
+    }
+    case 'httpware-file': {
+      const { logger } = await loadHttpware();
+      const stream = logger.destination(benchFile(impl));
+      logFile.flush = () => stream.flush();
+      return logger(fmt, { stream });
     }
     case 'floor-span':
       return inActiveSpan((_req, _res, next) => next());

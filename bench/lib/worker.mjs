@@ -1,7 +1,7 @@
 // One variant in one process. Started by the scheduler with a JSON spec as argv[2]; answers
 // its commands over IPC. `inproc` workers drive a real http.Server through in-memory keep-alive
 // connections; `loopback` workers listen on 127.0.0.1 for autocannon.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector';
 import { startClient } from './memory-socket.mjs';
@@ -9,6 +9,7 @@ import { parserAlone } from './parser-alone.mjs';
 import {
   discard,
   expectedBody,
+  logFile,
   loggerRequest,
   middlewareFor,
   parserCase,
@@ -145,8 +146,16 @@ const namesRequest = (line) =>
 
 // One request whose req.body is compared with what the case must produce: a harness that
 // measured a parser failing fast would flatter it.
+/** The last line of a file-logging variant, once its lines are flushed. */
+async function lastFileLine() {
+  await logFile.flush();
+  const lines = readFileSync(logFile.path, 'utf8').trimEnd().split('\n');
+  return { count: lines.length, last: `${lines.at(-1)}\n` };
+}
+
 function checkLogger() {
   if (spec.impl === 'floor' || spec.impl === 'floor-span') return Promise.resolve({ ok: true });
+  if (spec.impl.endsWith('-file')) return checkFileLogger();
   const before = discard.lines;
   return new Promise((resolve) => {
     startClient(
@@ -162,6 +171,24 @@ function checkLogger() {
           } else if (!namesRequest(line) || !line.includes('200')) {
             resolve({ ok: false, detail: `unexpected line: ${line.slice(0, 120)}` });
           } else resolve({ ok: true, lineBytes: Buffer.byteLength(line) });
+        }, 20),
+    );
+  });
+}
+
+function checkFileLogger() {
+  return new Promise((resolve) => {
+    startClient(
+      server,
+      request,
+      () => false,
+      () =>
+        setTimeout(async () => {
+          const { count, last } = await lastFileLine();
+          if (count !== 1) resolve({ ok: false, detail: `${count} lines for one request` });
+          else if (!namesRequest(last) || !last.includes('200')) {
+            resolve({ ok: false, detail: `unexpected line: ${last.slice(0, 120)}` });
+          } else resolve({ ok: true, lineBytes: Buffer.byteLength(last) });
         }, 20),
     );
   });

@@ -21,6 +21,7 @@ import {
 } from './core/timing.js';
 import { defineToken } from './core/token-registry.js';
 import { fullUrl } from './core/url-parts.js';
+import { destination } from './destination/index.js';
 import { fetchLogger } from './fetch.js';
 import { defineFormat } from './formats.js';
 import { jsonFormat } from './json/format.js';
@@ -196,7 +197,8 @@ const publicLogger: Logger = Object.assign(logger, {
   recordError,
   redactDefaults,
   fetchLogger,
+  destination,
 }) as Logger;
 
-export { fetchLogger, publicLogger as logger, recordError, redactDefaults, requestId };
+export { destination, fetchLogger, publicLogger as logger, recordError, redactDefaults, requestId };
 export default publicLogger;

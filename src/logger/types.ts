@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { Next } from '../middleware.js';
+import type { DestinationFactory } from './destination/types.js';
 
 /**
  * The request as the logger's core reads it: what every line is made from, whichever door the
@@ -177,7 +178,11 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
   immediate?: boolean | undefined;
   /** `skip(req, res)` returning true leaves the request out of the log. */
   skip?: ((req: Req, res: Res) => boolean) | false | null | undefined;
-  /** Destination of the lines; default `process.stdout` (resolved when the logger is made). */
+  /**
+   * Destination of the lines; default `process.stdout` (resolved when the logger is made).
+   * `logger.destination(path or fd)` gives one that batches, is bounded and loses nothing at
+   * exit (docs/logger.md, "Where lines go").
+   */
   stream?: LogStream | null | undefined;
   /**
    * Collects lines and writes them together, `buffer` milliseconds (1000 for `true`) after the
@@ -460,6 +465,11 @@ export interface Logger {
   recordError(req: IncomingMessage | Http2ServerRequest | Request, err: unknown): void;
   /** The logger for fetch handlers (also exported as `fetchLogger`). */
   readonly fetchLogger: FetchLoggerFactory;
+  /**
+   * A destination for the `stream` option: a file (appended to) or a descriptor, written in
+   * batches, bounded, flushed at exit and on signals, reopened for log rotation.
+   */
+  readonly destination: DestinationFactory;
   /** The header names and query parameters masked by default. */
   readonly redactDefaults: RedactDefaults;
 }

@@ -29,7 +29,7 @@ test('the root entry exports exactly the public names, from ESM and CommonJS', a
   assert.deepEqual(Object.keys(cjs).sort(), rootExports);
 });
 
-test('the logger entry is the logger function, with token, compile, format, json, requestId and recordError', async () => {
+test('the logger entry is the logger function, with token, compile, format, json, requestId, recordError and destination', async () => {
   const cjs = require('httpware/logger') as Record<string, unknown>;
   assert.equal(typeof cjs, 'function');
   const esm = await import('httpware/logger');
@@ -37,6 +37,7 @@ test('the logger entry is the logger function, with token, compile, format, json
   assert.deepEqual(Object.keys(esm).sort(), [
     'compile',
     'default',
+    'destination',
     'fetchLogger',
     'format',
     'logger',
@@ -49,6 +50,7 @@ test('the logger entry is the logger function, with token, compile, format, json
     [esm.compile, esm.format, esm.token, esm.recordError, esm.redactDefaults, esm.fetchLogger],
     [cjs.compile, cjs.format, cjs.token, cjs.recordError, cjs.redactDefaults, cjs.fetchLogger],
   );
+  assert.equal(esm.destination, cjs.destination);
   for (const member of [
     'token',
     'compile',
@@ -57,6 +59,7 @@ test('the logger entry is the logger function, with token, compile, format, json
     'requestId',
     'recordError',
     'fetchLogger',
+    'destination',
   ]) {
     assert.equal(typeof cjs[member], 'function');
   }

@@ -1,0 +1,505 @@
+// `destination(target, options)`: where a logger's lines go when every line must arrive.
+//
+// Lines are joined into batches written by `fs.writeSync` on the main thread: after
+// `batchMs`, or at once when `batchBytes` are waiting (`sync`: at once, always). Synchronous
+// writes that never block on a reader: a regular file has no reader (a write lands in the
+// page cache), and a pipe or socket is written in non-blocking mode, where a full one answers
+// EAGAIN at once and the batch waits for the next try. So no write is ever in flight when
+// the process ends: the exit handlers (exit.ts) write what is held, and nothing is written
+// twice or lost to a write the thread pool had not finished (sonic-boom #101). Nothing runs
+// on a worker thread and nothing is loaded from a file at run time, so a bundler can put it
+// in one file (pino's transports cannot: pino #1738).
+//
+// What is held is bounded (`maxBytes`): past it, lines are dropped and counted, and the first
+// line accepted after them is preceded, in the log, by a notice saying how many were dropped
+// between which times (notice.ts). A failed write (ENOSPC, EPIPE, EBADF) or open drops its
+// batch the same way; the next batch is tried again, so writing resumes when the target works.
+
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { warn } from '../core/warnings.js';
+import { enter, type Flushable, leave } from './exit.js';
+import { type Gap, mergeGaps, newGap, noticeLine, shapeOf } from './notice.js';
+import { type ResolvedOptions, resolveOptions } from './options.js';
+import type { Destination, DestinationOptions, DestinationStats } from './types.js';
+
+/** A path that cannot be opened is tried again at most this often. */
+const OPEN_RETRY_MS = 1000;
+/**
+ * Append, created if absent; non-blocking, which changes nothing for a regular file but makes
+ * a FIFO given as a path answer EAGAIN when full, as a pipe on a descriptor does.
+ */
+const OPEN_FLAGS =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+/** How long a full pipe is left before the next try (in the background). */
+const AGAIN_RETRY_MS = 10;
+/** How long a drain at exit sleeps between tries of a full pipe. */
+const EXIT_RETRY_MS = 5;
+
+/** The codes that mean "full for now, try again", not a failure. */
+const AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
+
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'EUNKNOWN';
+}
+
+let sleeper: Int32Array | undefined;
+/** Blocks the thread for `ms`: only at exit and in `flushSync`, waiting for a full pipe. */
+function sleep(ms: number): void {
+  sleeper ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** Lines in a buffer (a batch's tail that was not written). */
+function countLines(buf: Buffer): number {
+  let count = 0;
+  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) count += 1;
+  return count;
+}
+
+/**
+ * A pipe or socket on standard output or error is made non-blocking by Node's own stdout
+ * (libuv's uv_pipe_open) the first time `process.stdout` is read: reading it here makes sure
+ * a full pipe answers EAGAIN instead of stopping the event loop. A file or a terminal is
+ * left as it is.
+ */
+function nonBlocking(fd: number): void {
+  if (fd !== 1 && fd !== 2) return;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFIFO() && !stat.isSocket()) return;
+  } catch {
+    return; // a closed descriptor fails on its first write, where it is counted
+  }
+  if (fd === 1) void process.stdout;
+  else void process.stderr;
+}
+
+interface FlushWaiter {
+  /** Settled once this many accepted lines are written or lost. */
+  readonly until: number;
+  /** Accepted lines lost when it was asked: any more, and it rejects. */
+  readonly lost: number;
+  readonly resolve: () => void;
+  readonly reject: (err: Error) => void;
+}
+
+class LineDestination implements Destination, Flushable {
+  private readonly options: ResolvedOptions;
+  private readonly path: string | undefined;
+  private readonly label: string;
+  private fd: number;
+
+  /** Lines accepted and not yet taken into a batch. */
+  private pending = '';
+  private pendingLines = 0;
+  private pendingSince = 0;
+  /** Drops reported by the notices inside `pending`. */
+  private pendingGap: Gap | undefined;
+  /** The batch being written: its unwritten bytes (a pipe may take part of it). */
+  private batch: Buffer | undefined;
+  private batchLines = 0;
+  private batchSince = 0;
+  private batchGap: Gap | undefined;
+  private batchStarted = false;
+
+  /** Bytes held: characters of `pending` plus the unwritten bytes of `batch`. */
+  private held = 0;
+  /** The current run of lines dropped over `maxBytes`. */
+  private overflow: Gap | undefined;
+  /** Lines lost to failed writes or opens, not yet reported in the log. */
+  private lost: Gap | undefined;
+  /** The last line accepted: the notices take its shape. */
+  private lastLine = '';
+
+  private timer: NodeJS.Timeout | undefined;
+  /** Waiting for a full pipe (EAGAIN): since when nothing was accepted. */
+  private blockedSince: number | undefined;
+  private nextOpen = 0;
+  private openError: unknown;
+  private ended = false;
+
+  private accepted = 0;
+  private settled = 0;
+  /** Accepted lines lost to a failed write or open (flush() rejects when it grows). */
+  private lostAccepted = 0;
+  private written = 0;
+  private dropped = 0;
+  private errors = 0;
+  private lastError: string | undefined;
+  private readonly warned = new Set<string>();
+  private waiters: FlushWaiter[] = [];
+  private readonly onReopenSignal: (() => void) | undefined;
+
+  constructor(target: string | number, options: ResolvedOptions) {
+    this.options = options;
+    if (typeof target === 'number') {
+      this.path = undefined;
+      this.fd = target;
+      this.label = `fd ${target}`;
+      nonBlocking(target);
+    } else {
+      this.path = target;
+      this.fd = -1;
+      this.label = target;
+      this.open(true);
+    }
+    const signal = options.reopenOn;
+    if (signal !== undefined && this.path !== undefined) {
+      this.onReopenSignal = () => this.reopen();
+      process.on(signal, this.onReopenSignal);
+    }
+    enter(this);
+  }
+
+  write(line: string): boolean {
+    const size = line.length;
+    if (this.ended) {
+      this.drop('ended');
+      return false;
+    }
+    if (this.held + size > this.options.maxBytes) {
+      this.drop('maxBytes');
+      return false;
+    }
+    if (this.overflow !== undefined) this.closeOverflow(line);
+    if (this.pendingLines === 0) this.pendingSince = Date.now();
+    this.pending += line;
+    this.pendingLines += 1;
+    this.held += size;
+    this.accepted += 1;
+    this.lastLine = line;
+    if (this.blockedSince === undefined) {
+      if (this.options.sync || this.pending.length >= this.options.batchBytes) this.writeOut();
+      else this.arm();
+    }
+    return true;
+  }
+
+  flush(): Promise<void> {
+    if (this.settled === this.accepted) return Promise.resolve();
+    const waiter = new Promise<void>((resolve, reject) => {
+      this.waiters.push({ until: this.accepted, lost: this.lostAccepted, resolve, reject });
+    });
+    if (this.blockedSince === undefined) this.writeOut();
+    else this.timer?.ref(); // the next try must come, for the promise to settle
+    return waiter;
+  }
+
+  flushSync(): void {
+    this.drain(Date.now() + this.options.exitTimeoutMs);
+  }
+
+  flushAtExit(): void {
+    this.flushSync();
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.flushSync();
+    this.ended = true;
+    this.disarm();
+    this.closeFile();
+    if (this.onReopenSignal !== undefined) {
+      process.removeListener(this.options.reopenOn as string, this.onReopenSignal);
+    }
+    leave(this);
+  }
+
+  reopen(): void {
+    if (this.path === undefined || this.ended) return;
+    // Everything held so far belongs to the old file (logrotate has renamed it): written
+    // there first, so no line is lost, none written twice, and the order is kept.
+    this.flushSync();
+    this.closeFile();
+    this.open(true);
+  }
+
+  stats(): DestinationStats {
+    return {
+      written: this.written,
+      dropped: this.dropped,
+      held: this.held,
+      errors: this.errors,
+      lastError: this.lastError,
+    };
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.writeOut();
+  };
+
+  private disarm(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Writes batches until none is left or the target is full; a full one is tried later. */
+  private writeOut(): void {
+    this.disarm();
+    if (this.ready(false)) {
+      while (this.batch !== undefined || this.takeBatch()) {
+        if (!this.writeBatch()) {
+          this.waitForTarget();
+          break;
+        }
+      }
+    }
+    this.settleWaiters();
+  }
+
+  /**
+   * Writes everything now, sleeping between tries of a full pipe until `deadline`: at exit
+   * and in `flushSync`. What is still held then is dropped and counted.
+   */
+  private drain(deadline: number): void {
+    this.disarm();
+    if (this.ready(true)) {
+      while (this.batch !== undefined || this.takeBatch()) {
+        if (this.writeBatch()) continue;
+        if (Date.now() >= deadline) {
+          this.failed('ETIMEDOUT', new Error('the target accepted nothing in time'));
+          this.loseHeld('ETIMEDOUT');
+          break;
+        }
+        sleep(EXIT_RETRY_MS);
+      }
+    }
+    this.blockedSince = undefined;
+    this.settleWaiters();
+  }
+
+  /** Whether the file is open; if it cannot be opened, what is held is dropped. */
+  private ready(now: boolean): boolean {
+    if (this.fd >= 0) return true;
+    if (this.open(now)) return true;
+    this.loseHeld(codeOf(this.openError));
+    return false;
+  }
+
+  /** Moves the pending lines into a new batch, after a notice of lines lost before them. */
+  private takeBatch(): boolean {
+    // Writing has caught up with a run of drops no later line has closed: its notice goes
+    // after the lines held, which were all accepted before it.
+    if (this.overflow !== undefined) this.closeOverflow(this.lastLine);
+    if (this.pending === '') return false;
+    let text = this.pending;
+    let gap = this.pendingGap;
+    if (this.lost !== undefined) {
+      text = noticeLine(this.lost, shapeOf(this.lastLine)) + text;
+      gap = mergeGaps(gap, this.lost);
+      this.lost = undefined;
+    }
+    this.held -= this.pending.length;
+    this.batch = Buffer.from(text);
+    this.held += this.batch.length;
+    this.batchLines = this.pendingLines;
+    this.batchSince = this.pendingSince;
+    this.batchGap = gap;
+    this.batchStarted = false;
+    this.pending = '';
+    this.pendingLines = 0;
+    this.pendingGap = undefined;
+    return true;
+  }
+
+  /** One write of the batch: true when it is done with (written or lost), false when full. */
+  private writeBatch(): boolean {
+    const batch = this.batch as Buffer;
+    let n: number;
+    try {
+      n = writeSync(this.fd, batch);
+    } catch (err) {
+      const code = codeOf(err);
+      if (AGAIN.has(code)) return false;
+      this.failed(code, err);
+      this.loseBatch(code);
+      return true;
+    }
+    this.blockedSince = undefined;
+    this.held -= n;
+    if (n < batch.length) {
+      this.batch = batch.subarray(n);
+      this.batchStarted = true;
+      return this.writeBatch();
+    }
+    this.written += this.batchLines;
+    this.settled += this.batchLines;
+    this.batch = undefined;
+    return true;
+  }
+
+  private waitForTarget(): void {
+    const now = Date.now();
+    this.blockedSince ??= now;
+    if (now - this.blockedSince >= this.options.exitTimeoutMs) {
+      this.rejectWaiters(
+        Object.assign(
+          new Error(
+            `the log destination (${this.label}) accepted nothing for ${now - this.blockedSince} ms`,
+          ),
+          { code: 'ETIMEDOUT' },
+        ),
+      );
+    }
+    this.arm(AGAIN_RETRY_MS);
+  }
+
+  /**
+   * The next try. It does not keep the process alive (what is held is written at exit), except
+   * for a `flush()` someone awaits, which must settle.
+   */
+  private arm(ms = this.options.batchMs): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(this.onTimer, ms);
+    if (this.waiters.length === 0) this.timer.unref();
+  }
+
+  /** The batch's unwritten lines are dropped (a line cut by the failure counts as dropped). */
+  private loseBatch(reason: string): void {
+    const batch = this.batch as Buffer;
+    const lost = this.batchStarted ? Math.min(countLines(batch), this.batchLines) : this.batchLines;
+    this.held -= batch.length;
+    this.written += this.batchLines - lost;
+    this.settled += this.batchLines;
+    this.dropped += lost;
+    this.lostAccepted += lost;
+    const gap = newGap(reason, this.batchSince);
+    gap.lines = lost;
+    gap.to = Date.now();
+    this.lost = mergeGaps(this.lost, gap);
+    // Notices in a batch that never got out still have to be written.
+    if (!this.batchStarted && this.batchGap !== undefined) {
+      this.lost = mergeGaps(this.lost, this.batchGap);
+    }
+    this.batch = undefined;
+  }
+
+  /** Drops everything held (a path that cannot be opened, a pipe stuck at exit). */
+  private loseHeld(reason: string): void {
+    if (this.batch !== undefined) this.loseBatch(reason);
+    if (this.takeBatch()) this.loseBatch(reason);
+  }
+
+  /** A line refused: written after `end()`, or over `maxBytes` (warned once). */
+  private drop(reason: 'ended' | 'maxBytes'): void {
+    this.dropped += 1;
+    const now = Date.now();
+    if (reason === 'ended') {
+      this.lost = mergeGaps(this.lost, { ...newGap(reason, now), lines: 1 });
+      this.warnOnce('ended', 'HTTPWARE_LOGGER_DESTINATION', 'written after end(); dropped');
+      return;
+    }
+    this.overflow ??= newGap('maxBytes', now);
+    this.overflow.lines += 1;
+    this.overflow.to = now;
+    this.warnOnce(
+      'maxBytes',
+      'HTTPWARE_LOGGER_DROPPED',
+      `more than maxBytes (${this.options.maxBytes}) held for a slow target; lines are dropped, counted in stats() and reported in the log`,
+    );
+  }
+
+  /** The first line accepted after a run of drops: the notice goes where they were. */
+  private closeOverflow(line: string): void {
+    const gap = this.overflow as Gap;
+    this.overflow = undefined;
+    const notice = noticeLine(gap, shapeOf(line));
+    if (this.pendingLines === 0) this.pendingSince = Date.now();
+    this.pending += notice;
+    this.held += notice.length;
+    this.pendingGap = mergeGaps(this.pendingGap, gap);
+  }
+
+  /** Opens the path for appending (created if absent); false, warned once per code, if not. */
+  private open(now: boolean): boolean {
+    const path = this.path;
+    if (path === undefined) return false;
+    const time = Date.now();
+    if (!now && time < this.nextOpen) return false;
+    this.nextOpen = time + OPEN_RETRY_MS;
+    try {
+      if (this.options.mkdir) mkdirSync(dirname(path), { recursive: true });
+      this.fd = openSync(path, OPEN_FLAGS, 0o666);
+      return true;
+    } catch (err) {
+      this.openError = err;
+      this.failed(codeOf(err), err);
+      return false;
+    }
+  }
+
+  private closeFile(): void {
+    if (this.path === undefined || this.fd < 0) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed under us (EBADF): there is nothing left to release.
+    }
+    this.fd = -1;
+  }
+
+  private failed(code: string, err: unknown): void {
+    this.errors += 1;
+    this.lastError = code;
+    this.warnOnce(
+      code,
+      'HTTPWARE_LOGGER_DESTINATION',
+      'writing failed; its lines are dropped and counted in stats(), and writing is tried again',
+      err,
+    );
+  }
+
+  /** One warning per kind of trouble per destination. */
+  private warnOnce(
+    kind: string,
+    code: 'HTTPWARE_LOGGER_DESTINATION' | 'HTTPWARE_LOGGER_DROPPED',
+    message: string,
+    err?: unknown,
+  ): void {
+    if (this.warned.has(kind)) return;
+    this.warned.add(kind);
+    warn(code, `logger: destination ${this.label}: ${message}`, err);
+  }
+
+  private settleWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const waiting: FlushWaiter[] = [];
+    for (const waiter of this.waiters) {
+      if (this.settled < waiter.until) waiting.push(waiter);
+      else if (this.lostAccepted > waiter.lost) waiter.reject(this.failure());
+      else waiter.resolve();
+    }
+    this.waiters = waiting;
+  }
+
+  private rejectWaiters(err: Error): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter.reject(err);
+  }
+
+  private failure(): Error {
+    const code = this.lastError ?? 'EUNKNOWN';
+    return Object.assign(
+      new Error(`the log destination (${this.label}) failed (${code}); lines were dropped`),
+      { code },
+    );
+  }
+}
+
+/** `destination(target, options)`: see types.ts and docs/logger.md ("Where lines go"). */
+export function destination(
+  target: string | number,
+  options?: DestinationOptions | null,
+): Destination {
+  const validPath = typeof target === 'string' && target !== '';
+  const validFd = typeof target === 'number' && Number.isInteger(target) && target >= 0;
+  if (!validPath && !validFd) {
+    throw new TypeError('argument target must be a file path or a file descriptor');
+  }
+  return new LineDestination(target, resolveOptions(options));
+}

@@ -1,0 +1,77 @@
+// Held lines are written before the process ends, without changing how it ends.
+//
+// - `process.exit()`, the end of the event loop and an uncaught exception all emit 'exit',
+//   where only synchronous work runs: each live destination writes what it holds there
+//   (writes are synchronous anyway, see destination.ts).
+// - A signal whose default action ends the process (SIGTERM, SIGINT, SIGHUP) emits no 'exit':
+//   Node kills the process. Listening for it replaces that default, so the listener writes
+//   what is held and then, when nobody else listens (the application has no handler of its
+//   own), removes itself and sends the signal again: the process ends by the same signal, with
+//   the same status, as it would without httpware. When the application (or a destination's
+//   `reopenOn`) listens too, that listener decides, as it would without us: we do not exit.
+//
+// pino's destination flushes on 'exit' only, so an unhandled SIGTERM loses what it holds
+// (pino #2002); sonic-boom's `flushSync` could race a write still in flight (sonic-boom #101),
+// which cannot happen here: no write is ever in flight off the main thread.
+
+/** What the registry needs of a destination. */
+export interface Flushable {
+  /** Writes what is held, synchronously, waiting at most the destination's exit timeout. */
+  flushAtExit(): void;
+}
+
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+const live = new Set<Flushable>();
+let installed = false;
+
+function flushAll(): void {
+  for (const destination of live) destination.flushAtExit();
+}
+
+/**
+ * Marks this listener across copies of httpware in one process (two bundles, say): each copy's
+ * listener is not "someone else's handler" to the others, or none would send the signal again
+ * and the process would not end.
+ */
+const OURS = Symbol.for('httpware.destination.exit');
+
+/** Whether a listener other than a copy of ours listens for `signal`. */
+function applicationListens(signal: NodeJS.Signals): boolean {
+  return process.listeners(signal).some((listener) => !(OURS in listener));
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  flushAll();
+  // Sent again, the signal would reach the application's listener a second time.
+  if (applicationListens(signal)) return;
+  process.removeListener(signal, onSignal);
+  process.kill(process.pid, signal);
+}
+Object.defineProperty(onSignal, OURS, { value: true });
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  process.on('exit', flushAll);
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+}
+
+function uninstall(): void {
+  if (!installed) return;
+  installed = false;
+  process.removeListener('exit', flushAll);
+  for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+}
+
+/** A destination that may hold lines: written at exit until `leave`. */
+export function enter(destination: Flushable): void {
+  live.add(destination);
+  install();
+}
+
+/** An ended destination: when none is left, the process's listeners are removed. */
+export function leave(destination: Flushable): void {
+  live.delete(destination);
+  if (live.size === 0) uninstall();
+}

@@ -1,0 +1,2 @@
+export { destination } from './destination.js';
+export type * from './types.js';
