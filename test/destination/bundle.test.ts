@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { build } from 'esbuild';
-import { compare, Load, tempDir } from './helpers.js';
+import { compare, Load, tempDir } from '../helpers/destination.js';
 
 const dir = tempDir();
 

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fastify, fetchLogger, koa, logger } from '../../src/index.js';
+import { destinations, tempDir } from '../helpers/destination.js';
 import { startFastify } from '../helpers/fastify.js';
 import { serveFetch } from '../helpers/fetch.js';
 import { startServer as startNodeServer } from '../helpers/index.js';
 import { serveKoa } from '../helpers/koa.js';
-import { destinations, tempDir } from './helpers.js';
 
 const open = destinations();
 const dir = tempDir();

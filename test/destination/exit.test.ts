@@ -16,7 +16,7 @@ import {
   type ServerChild,
   startServer,
   tempDir,
-} from './helpers.js';
+} from '../helpers/destination.js';
 
 const dir = tempDir();
 const HELD = { batchMs: 60_000, batchBytes: 64 * 1024 * 1024 };

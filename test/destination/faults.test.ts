@@ -8,9 +8,17 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Destination } from '../../src/logger/destination/types.js';
 import { logger } from '../../src/logger/index.js';
+import {
+  delay,
+  destinations,
+  get,
+  idsOf,
+  Load,
+  startServer,
+  tempDir,
+} from '../helpers/destination.js';
 import { startServer as startTestServer } from '../helpers/index.js';
 import { captureWarnings } from '../helpers/warnings.js';
-import { delay, destinations, get, idsOf, Load, startServer, tempDir } from './helpers.js';
 
 const warnings = captureWarnings();
 const dir = tempDir();

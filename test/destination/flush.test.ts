@@ -7,8 +7,8 @@ import { closeSync, constants, openSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Destination } from '../../src/logger/destination/types.js';
+import { destinations, tempDir } from '../helpers/destination.js';
 import { captureWarnings } from '../helpers/warnings.js';
-import { destinations, tempDir } from './helpers.js';
 
 const warnings = captureWarnings();
 const dir = tempDir();

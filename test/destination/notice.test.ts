@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { destinations, tempDir } from '../helpers/destination.js';
 import { captureWarnings } from '../helpers/warnings.js';
-import { destinations, tempDir } from './helpers.js';
 
 const warnings = captureWarnings();
 const dir = tempDir();

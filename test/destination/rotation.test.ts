@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { compare, get, idsIn, Load, type ServerChild, startServer, tempDir } from './helpers.js';
+import {
+  compare,
+  get,
+  idsIn,
+  Load,
+  type ServerChild,
+  startServer,
+  tempDir,
+} from '../helpers/destination.js';
 
 const dir = tempDir();
 

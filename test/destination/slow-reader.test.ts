@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { describe, test } from 'node:test';
-import { delay, get, idsOf, Load, startServer } from './helpers.js';
+import { delay, get, idsOf, Load, startServer } from '../helpers/destination.js';
 
 const MiB = 1024 * 1024;
 const MAX_BYTES = 1 * MiB;

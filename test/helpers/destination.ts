@@ -10,7 +10,7 @@ import { after, afterEach } from 'node:test';
 import type { Destination } from '../../src/logger/destination/types.js';
 import { logger } from '../../src/logger/index.js';
 
-const SERVER = new URL('./children/server.ts', import.meta.url).pathname;
+const SERVER = new URL('../destination/children/server.ts', import.meta.url).pathname;
 
 /** A temporary folder for the calling file, removed after its tests. */
 export function tempDir(): string {
