@@ -1429,6 +1429,13 @@ export const mutants = [
     ['test/fastify/pre-parsing'],
   ),
   hostile(
+    "fastify: a JSON parse error keeps the engine's message, quoting the body",
+    'src/fastify/index.ts',
+    '        throw withCode(withoutBodyText(err), codeOf(err, choice.name));',
+    '        throw withCode(err, codeOf(err, choice.name));',
+    ['test/fastify/fastify-defaults'],
+  ),
+  hostile(
     'fastify: bodyLimit ignored',
     'src/fastify/index.ts',
     "  if (typeof bodyLimit !== 'number') return options;",

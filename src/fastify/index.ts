@@ -373,6 +373,19 @@ function withCode<E>(err: E, code: string | undefined): E {
   return err;
 }
 
+/**
+ * A JSON parse error's message is the engine's, which quotes the body (`Unexpected token 'h',
+ * "hunter2" is not valid JSON`), and it keeps the body's text. Fastify answers the client with
+ * the message and its request logging writes the message and the stack: under Fastify the
+ * error is made anew, its message fixed and its `body` empty, so no body text leaves in either.
+ */
+function withoutBodyText(err: unknown): unknown {
+  if (!isHttpwareError(err) || err.type !== 'entity.parse.failed' || err.body === '') return err;
+  return new HttpwareSyntaxError(INVALID_JSON_MESSAGE, '');
+}
+
+const INVALID_JSON_MESSAGE = 'the body is not valid JSON, though its Content-Type names JSON';
+
 function codeOf(err: unknown, parser: ParserName): string | undefined {
   if (!isHttpwareError(err)) return undefined;
   return (parser === 'json' ? FASTIFY_JSON_CODES : FASTIFY_CODES)[err.type];
@@ -498,7 +511,7 @@ export const httpwareParsers = asFastifyPlugin<FastifyParsersOptions>(
           stream,
         );
       } catch (err) {
-        throw withCode(err, codeOf(err, choice.name));
+        throw withCode(withoutBodyText(err), codeOf(err, choice.name));
       }
     };
     try {

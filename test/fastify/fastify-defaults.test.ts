@@ -104,6 +104,36 @@ describe("httpwareParsers' errors carry Fastify's codes beside httpware's type",
   });
 });
 
+describe('a body that is not JSON, under Fastify', () => {
+  const SECRET = 'hunter2-0f9e';
+
+  it("is answered without the body's text", async () => {
+    const { reply, json } = await postOnce(recording().build, {
+      headers: JSON_TYPE,
+      body: `{"password": ${SECRET}}`,
+    });
+    assert.equal(reply.status, 400);
+    assert.equal(json.code, 'FST_ERR_CTP_INVALID_JSON_BODY');
+    assert.equal(reply.text.includes(SECRET), false, reply.text);
+  });
+
+  it("leaves none of the body's text in Fastify's request log", async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    const { reply } = await postOnce(
+      recording().build,
+      { headers: JSON_TYPE, body: `{"password": ${SECRET}}` },
+      { logger: { stream, level: 'info' } },
+    );
+    assert.equal(reply.status, 400);
+    assert.ok(
+      lines.some((line) => line.includes('FST_ERR_CTP_INVALID_JSON_BODY')),
+      lines.join(''),
+    );
+    assert.equal(lines.join('').includes(SECRET), false, lines.join(''));
+  });
+});
+
 describe("httpwareParsers' JSON defaults under Fastify", () => {
   it('a chunked empty JSON body is a 400 too', async () => {
     const { reply, json } = await postOnce(recording().build, { headers: JSON_TYPE, body: [] });
