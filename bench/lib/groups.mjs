@@ -322,8 +322,11 @@ function loopbackTable(samples, variants, base, extra) {
   return { rows, summary };
 }
 
-export async function loggerLoopback(options, log) {
-  const impls = ['bare', 'morgan', 'pino-http', ...(options.httpware ? ['httpware'] : [])];
+/**
+ * The logger's loopback groups: one server per variant (`bare` is the floor), `combined`, and
+ * autocannon's 50 keep-alive connections sending the in-process group's request.
+ */
+async function loggerUnderLoad(impls, options, log) {
   const variants = impls.map((impl) => ({
     key: impl,
     spec: {
@@ -342,6 +345,12 @@ export async function loggerLoopback(options, log) {
   }
   const load = { connections: 50, method: 'GET', headers, path: head[0].split(' ')[1] };
   const { samples, problems } = await runLoopback(variants, load, options.loopback, log);
+  return { variants, samples, problems };
+}
+
+export async function loggerLoopback(options, log) {
+  const impls = ['bare', 'morgan', 'pino-http', ...(options.httpware ? ['httpware'] : [])];
+  const { variants, samples, problems } = await loggerUnderLoad(impls, options, log);
   const { rows, summary } = loopbackTable(samples, variants, 'bare', [['morgan', 'morgan']]);
   const targets = [
     target(
@@ -395,24 +404,7 @@ export async function loggerFileLoopback(options, log) {
     'pino-http-file',
     ...(options.httpware ? ['httpware-file'] : []),
   ];
-  const variants = impls.map((impl) => ({
-    key: impl,
-    spec: {
-      group: 'logger',
-      impl: impl === 'bare' ? 'floor' : impl,
-      format: 'combined',
-      mode: 'loopback',
-    },
-  }));
-  const head = loggerRequest().toString('latin1').split('\r\n');
-  const headers = {};
-  for (const line of head.slice(1)) {
-    const at = line.indexOf(': ');
-    if (at > 0 && !/^(host|connection)$/i.test(line.slice(0, at)))
-      headers[line.slice(0, at)] = line.slice(at + 2);
-  }
-  const load = { connections: 50, method: 'GET', headers, path: head[0].split(' ')[1] };
-  const { samples, problems } = await runLoopback(variants, load, options.loopback, log);
+  const { variants, samples, problems } = await loggerUnderLoad(impls, options, log);
   const { rows, summary } = loopbackTable(samples, variants, 'bare', [
     ['morgan', 'morgan-file'],
     ['pino', 'pino-http-file'],
