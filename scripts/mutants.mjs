@@ -1275,6 +1275,13 @@ export const mutants = [
     ['test/hostile/memory'],
   ),
   hostile(
+    'inflate: a request paused for zlib never resumed',
+    READ,
+    "    decompressor.on('drain', () => req.resume());\n",
+    '',
+    ['test/parsers/inflation-paths'],
+  ),
+  hostile(
     "tiny chunks: the request paused at the decompressor's 16 KiB mark",
     READ,
     '      if (!decompressor.write(bytes) && decompressor.writableLength >= PIPE_PAUSE_BYTES) {',
