@@ -39,7 +39,7 @@ const PARSERS_FIRST = {
   parse: ['test/parsers/json-parse-option'],
   schema: ['test/parsers/schema'],
   read: ['test/parsers/read'],
-  urlencoded: ['test/parsers/urlencoded', 'test/parsers/attacks'],
+  urlencoded: ['test/parsers/urlencoded', 'test/hostile/attacks-parsers'],
   bytes: ['test/unit/parsers-bytes', 'test/parsers/options'],
   options: ['test/parsers/options'],
 };
