@@ -109,4 +109,20 @@ describe('nothing held is lost at the end, and the process ends as it would with
     assert.deepEqual(run.ended, { code: 0, signal: null });
     assert.deepEqual(run.ended, run.bareEnded);
   });
+
+  test("an application's process.once SIGTERM handler made before the destination still decides: the process ends when it is done, with 0", async () => {
+    const run = await endUnderLoad('app-once', signal('SIGTERM'), { appOnce: 'SIGTERM' });
+    assert.deepEqual(compare(run.answered, run.logged), { missing: [], twice: [] });
+    assert.match(run.server.stderr(), /APPLICATION SIGTERM/);
+    assert.deepEqual(run.ended, { code: 0, signal: null });
+    assert.deepEqual(run.ended, run.bareEnded);
+  });
+
+  test("signal-exit's onExit in the process: SIGTERM still ends it by SIGTERM, signal-exit's callback runs, every line is logged", async () => {
+    const run = await endUnderLoad('signal-exit', signal('SIGTERM'), { signalExit: true });
+    assert.deepEqual(compare(run.answered, run.logged), { missing: [], twice: [] });
+    assert.match(run.server.stderr(), /SIGNAL-EXIT SIGTERM/);
+    assert.deepEqual(run.ended, { code: null, signal: 'SIGTERM' });
+    assert.deepEqual(run.ended, run.bareEnded);
+  });
 });

@@ -3,7 +3,7 @@
 // every request, the lost lines are counted in stats(), each kind of failure is warned once,
 // and writing resumes when the target works again.
 import assert from 'node:assert/strict';
-import { fstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { fstatSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Destination } from '../../src/logger/destination/types.js';
@@ -120,5 +120,29 @@ describe('a target that fails', () => {
     server.child.kill('SIGTERM');
     await server.ended;
     assert.equal(server.stderr().match(/HTTPWARE_LOGGER_DESTINATION/g)?.length, 1);
+  });
+
+  test('a disk that fills in the middle of a line (EFBIG past a size limit): once space is freed, the notice of what was dropped starts a line of its own', async () => {
+    const file = join(dir, 'filling.log');
+    const server = await startServer(file, {}, { fileSizeKiB: 16 });
+    const load = new Load(server.port, 4, 700);
+    let errors = 0;
+    while (errors === 0) {
+      await delay(20);
+      errors = (JSON.parse(await get(server.port, '/stats')) as { stats: { errors: number } }).stats
+        .errors;
+    }
+    const before = readFileSync(file, 'utf8');
+    assert.ok(!before.endsWith('\n'), 'the failed write cut a line');
+    truncateSync(file); // space freed: appending works again
+    const freed = load.answered.length;
+    await load.until(freed + 50);
+    await load.stop();
+    server.child.kill('SIGTERM');
+    await server.ended;
+    const lines = (before + readFileSync(file, 'utf8')).split('\n');
+    const notices = lines.filter((line) => line.includes('log lines dropped'));
+    assert.equal(notices.length, 1);
+    assert.match(notices[0] ?? '', /^httpware: \d+ log lines dropped between .* \(EFBIG\)$/);
   });
 });

@@ -24,10 +24,18 @@ describe('destination(target, options) refuses at creation', () => {
       { reopenOn: 'HUP' },
       { reopenOn: 'SIGKILL' },
       { reopenOn: true },
+      // The process would no longer end by these: reopening would be all they did.
+      { reopenOn: 'SIGTERM' },
+      { reopenOn: 'SIGINT' },
     ];
     for (const options of bad) {
       assert.throws(() => make(1, options), TypeError, JSON.stringify(options));
     }
     assert.throws(() => make(1, 'sync'), TypeError);
+  });
+
+  test('an option it does not know (a misspelt one would be ignored silently)', () => {
+    assert.throws(() => make(1, { maxbytes: 10 }), /unknown option maxbytes/);
+    assert.throws(() => make(1, { batchSize: 10 }), TypeError);
   });
 });

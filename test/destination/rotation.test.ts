@@ -2,11 +2,12 @@
 // it (`reopen()`, or the signal named by `reopenOn`). Under load, no line is lost and none is
 // written twice: lines held before the reopen go to the renamed file, later ones to the new.
 import assert from 'node:assert/strict';
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
   compare,
+  destinations,
   get,
   idsIn,
   Load,
@@ -16,6 +17,7 @@ import {
 } from '../helpers/destination.js';
 
 const dir = tempDir();
+const open = destinations();
 
 async function rotateUnderLoad(name: string, reopen: (server: ServerChild) => Promise<unknown>) {
   const file = join(dir, `${name}.log`);
@@ -44,5 +46,38 @@ describe('rename and reopen under load', () => {
 
   test('the reopenOn signal (SIGHUP) reopens the file: every answered request is logged once, and the process lives on', async () => {
     await rotateUnderLoad('signal', async (server) => server.child.kill('SIGHUP'));
+  });
+});
+
+describe('what a reopen opens', () => {
+  test('a relative path is the file it named when the destination was made, even after process.chdir', () => {
+    const first = join(dir, 'here');
+    const second = join(dir, 'elsewhere');
+    mkdirSync(first);
+    mkdirSync(second);
+    const cwd = process.cwd();
+    try {
+      process.chdir(first);
+      const destination = open('relative.log', { sync: true });
+      process.chdir(second);
+      destination.reopen();
+      destination.write('after the reopen\n');
+    } finally {
+      process.chdir(cwd);
+    }
+    assert.equal(readFileSync(join(first, 'relative.log'), 'utf8'), 'after the reopen\n');
+    assert.equal(existsSync(join(second, 'relative.log')), false);
+  });
+
+  test('destinations reopened by one signal share one listener on the process, and each is reopened', () => {
+    const before = process.listenerCount('SIGUSR2');
+    const files = Array.from({ length: 12 }, (_, i) => join(dir, `shared-${i}.log`));
+    const made = files.map((file) => open(file, { sync: true, reopenOn: 'SIGUSR2' }));
+    assert.equal(process.listenerCount('SIGUSR2'), before + 1);
+    for (const file of files) renameSync(file, `${file}.1`);
+    process.emit('SIGUSR2', 'SIGUSR2');
+    for (const [i, destination] of made.entries()) destination.write(`line ${i}\n`);
+    for (const [i, file] of files.entries())
+      assert.equal(readFileSync(file, 'utf8'), `line ${i}\n`);
   });
 });

@@ -27,17 +27,36 @@ export interface ServerChild {
   stderr(): string;
 }
 
-/** Starts children/server.ts with a target and options; its stdout is piped unless ignored. */
+/**
+ * Starts children/server.ts with a target and options; its stdout is piped unless ignored.
+ * `fileSizeKiB` caps the size of any file it writes (the shell's `ulimit -f`): a write that
+ * passes it is cut short, then fails with EFBIG, as on a disk that fills up mid-write.
+ */
 export async function startServer(
   target: string,
   options: Record<string, unknown> = {},
-  spawnOptions: { stdout?: 'pipe' | 'ignore'; nodeArgs?: string[] } = {},
+  spawnOptions: { stdout?: 'pipe' | 'ignore'; nodeArgs?: string[]; fileSizeKiB?: number } = {},
 ): Promise<ServerChild> {
-  const child = spawn(
-    process.execPath,
-    [...(spawnOptions.nodeArgs ?? []), '--import', 'tsx', SERVER, target, JSON.stringify(options)],
-    { stdio: ['ignore', spawnOptions.stdout ?? 'ignore', 'pipe'] },
-  );
+  const args = [
+    ...(spawnOptions.nodeArgs ?? []),
+    '--import',
+    'tsx',
+    SERVER,
+    target,
+    JSON.stringify(options),
+  ];
+  const limit = spawnOptions.fileSizeKiB;
+  const stdio: ['ignore', 'pipe' | 'ignore', 'pipe'] = [
+    'ignore',
+    spawnOptions.stdout ?? 'ignore',
+    'pipe',
+  ];
+  const child =
+    limit === undefined
+      ? spawn(process.execPath, args, { stdio })
+      : spawn('bash', ['-c', `ulimit -f ${limit}; exec "$0" "$@"`, process.execPath, ...args], {
+          stdio,
+        });
   const ended = once(child, 'exit').then(([code, signal]) => ({
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,

@@ -16,9 +16,9 @@
 // batch the same way; the next batch is tried again, so writing resumes when the target works.
 
 import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { warn } from '../core/warnings.js';
-import { enter, type Flushable, leave } from './exit.js';
+import { enter, type Flushable, leave, reopenOn, stopReopening } from './exit.js';
 import { type Gap, mergeGaps, newGap, noticeLine, shapeOf } from './notice.js';
 import { type ResolvedOptions, resolveOptions } from './options.js';
 import type { Destination, DestinationOptions, DestinationStats } from './types.js';
@@ -33,6 +33,8 @@ const OPEN_FLAGS =
   constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 /** How long a full pipe is left before the next try (in the background). */
 const AGAIN_RETRY_MS = 10;
+/** A failure warned about is warned about again, after writing recovered, this much later. */
+const WARN_AGAIN_MS = 60_000;
 /** How long a drain at exit sleeps between tries of a full pipe. */
 const EXIT_RETRY_MS = 5;
 
@@ -58,22 +60,47 @@ function countLines(buf: Buffer): number {
   return count;
 }
 
+/** Whether `fd` is a pipe or a socket (a closed one fails on its first write, where it counts). */
+function isPipe(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A pipe or socket on standard output or error is made non-blocking by Node's own stdout
  * (libuv's uv_pipe_open) the first time `process.stdout` is read: reading it here makes sure
  * a full pipe answers EAGAIN instead of stopping the event loop. A file or a terminal is
- * left as it is.
+ * left as it is. Returns whether `fd` is a pipe.
  */
-function nonBlocking(fd: number): void {
-  if (fd !== 1 && fd !== 2) return;
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFIFO() && !stat.isSocket()) return;
-  } catch {
-    return; // a closed descriptor fails on its first write, where it is counted
-  }
+function nonBlocking(fd: number): boolean {
+  if (!isPipe(fd)) return false;
   if (fd === 1) void process.stdout;
-  else void process.stderr;
+  else if (fd === 2) void process.stderr;
+  return true;
+}
+
+/**
+ * POSIX's PIPE_BUF on Linux and macOS (at least 512 anywhere): a write to a pipe of at most
+ * this many bytes is written whole or not at all, never spliced with another writer's.
+ */
+const PIPE_BUF = 4096;
+
+/**
+ * What one write to a pipe takes of `batch`: whole lines within PIPE_BUF, so that another
+ * writer on the same pipe (a second destination, `console.log`) cannot land inside a line
+ * when the reader is slow and the pipe takes part of a write. A line longer than that goes
+ * alone.
+ */
+function pipePiece(batch: Buffer): Buffer {
+  if (batch.length <= PIPE_BUF) return batch;
+  const end = batch.lastIndexOf(10, PIPE_BUF - 1);
+  if (end !== -1) return batch.subarray(0, end + 1);
+  const first = batch.indexOf(10);
+  return first === -1 ? batch : batch.subarray(0, first + 1);
 }
 
 interface FlushWaiter {
@@ -128,9 +155,16 @@ class LineDestination implements Destination, Flushable {
   private dropped = 0;
   private errors = 0;
   private lastError: string | undefined;
-  private readonly warned = new Set<string>();
+  /** Kinds of trouble warned about, with when. */
+  private readonly warned = new Map<string, number>();
+  /** A write or open failed since writing last worked. */
+  private failing = false;
   private waiters: FlushWaiter[] = [];
   private readonly onReopenSignal: (() => void) | undefined;
+  /** Writes to a pipe or socket are cut at line ends within PIPE_BUF (see writeBatch). */
+  private pipe = false;
+  /** A failed write cut a line: the next thing written starts a new line. */
+  private cut = false;
 
   constructor(target: string | number, options: ResolvedOptions) {
     this.options = options;
@@ -138,9 +172,10 @@ class LineDestination implements Destination, Flushable {
       this.path = undefined;
       this.fd = target;
       this.label = `fd ${target}`;
-      nonBlocking(target);
+      this.pipe = nonBlocking(target);
     } else {
-      this.path = target;
+      // Resolved now: a later `process.chdir` must not send `reopen()` elsewhere.
+      this.path = resolve(target);
       this.fd = -1;
       this.label = target;
       this.open(true);
@@ -148,7 +183,7 @@ class LineDestination implements Destination, Flushable {
     const signal = options.reopenOn;
     if (signal !== undefined && this.path !== undefined) {
       this.onReopenSignal = () => this.reopen();
-      process.on(signal, this.onReopenSignal);
+      reopenOn(signal, this.onReopenSignal);
     }
     enter(this);
   }
@@ -188,11 +223,27 @@ class LineDestination implements Destination, Flushable {
   }
 
   flushSync(): void {
-    this.drain(Date.now() + this.options.exitTimeoutMs);
+    this.drain();
   }
 
   flushAtExit(): void {
-    this.flushSync();
+    const dropped = this.dropped;
+    this.drain();
+    // A warning would never be printed now (it is emitted on a later tick): say it at once.
+    if (this.dropped > dropped) {
+      try {
+        writeSync(
+          2,
+          `httpware: ${this.dropped - dropped} log lines to ${this.label} dropped at exit (${this.lastError})\n`,
+        );
+      } catch {
+        // Standard error is gone or full too: there is no one left to tell.
+      }
+    }
+  }
+
+  flushNow(): void {
+    if (this.blockedSince === undefined) this.writeOut();
   }
 
   end(): void {
@@ -202,7 +253,7 @@ class LineDestination implements Destination, Flushable {
     this.disarm();
     this.closeFile();
     if (this.onReopenSignal !== undefined) {
-      process.removeListener(this.options.reopenOn as string, this.onReopenSignal);
+      stopReopening(this.options.reopenOn as NodeJS.Signals, this.onReopenSignal);
     }
     leave(this);
   }
@@ -252,15 +303,20 @@ class LineDestination implements Destination, Flushable {
   }
 
   /**
-   * Writes everything now, sleeping between tries of a full pipe until `deadline`: at exit
-   * and in `flushSync`. What is still held then is dropped and counted.
+   * Writes everything now, sleeping between tries of a full pipe: at exit and in `flushSync`.
+   * A pipe that takes nothing for `exitTimeoutMs` (a slow reader that keeps taking is waited
+   * for) has what is still held dropped and counted.
    */
-  private drain(deadline: number): void {
+  private drain(): void {
     this.disarm();
+    let progress = Date.now();
     if (this.ready(true)) {
       while (this.batch !== undefined || this.takeBatch()) {
+        const held = this.held;
         if (this.writeBatch()) continue;
-        if (Date.now() >= deadline) {
+        const now = Date.now();
+        if (this.held < held) progress = now;
+        else if (now - progress >= this.options.exitTimeoutMs) {
           this.failed('ETIMEDOUT', new Error('the target accepted nothing in time'));
           this.loseHeld('ETIMEDOUT');
           break;
@@ -289,7 +345,8 @@ class LineDestination implements Destination, Flushable {
     let text = this.pending;
     let gap = this.pendingGap;
     if (this.lost !== undefined) {
-      text = noticeLine(this.lost, shapeOf(this.lastLine)) + text;
+      text = (this.cut ? '\n' : '') + noticeLine(this.lost, shapeOf(this.lastLine)) + text;
+      this.cut = false;
       gap = mergeGaps(gap, this.lost);
       this.lost = undefined;
     }
@@ -306,30 +363,48 @@ class LineDestination implements Destination, Flushable {
     return true;
   }
 
-  /** One write of the batch: true when it is done with (written or lost), false when full. */
+  /** Writes the batch: true when it is done with (written or lost), false when full. */
   private writeBatch(): boolean {
-    const batch = this.batch as Buffer;
-    let n: number;
-    try {
-      n = writeSync(this.fd, batch);
-    } catch (err) {
-      const code = codeOf(err);
-      if (AGAIN.has(code)) return false;
-      this.failed(code, err);
-      this.loseBatch(code);
-      return true;
-    }
-    this.blockedSince = undefined;
-    this.held -= n;
-    if (n < batch.length) {
-      this.batch = batch.subarray(n);
+    let batch = this.batch as Buffer;
+    for (;;) {
+      let n: number;
+      try {
+        n = writeSync(this.fd, this.pipe ? pipePiece(batch) : batch);
+      } catch (err) {
+        const code = codeOf(err);
+        if (AGAIN.has(code)) return false;
+        this.failed(code, err);
+        this.loseBatch(code);
+        return true;
+      }
+      this.blockedSince = undefined;
+      this.held -= n;
+      if (n === batch.length) break;
+      this.cut = batch[n - 1] !== 10;
+      batch = batch.subarray(n);
+      this.batch = batch;
       this.batchStarted = true;
-      return this.writeBatch();
     }
     this.written += this.batchLines;
     this.settled += this.batchLines;
     this.batch = undefined;
+    this.cut = false;
+    if (this.failing) this.recovered();
     return true;
+  }
+
+  /**
+   * Writing works again after a failed write or open: the same failure is warned about again
+   * if it comes back (a disk that fills up again next week), at most once a minute.
+   */
+  private recovered(): void {
+    this.failing = false;
+    const now = Date.now();
+    for (const [kind, time] of this.warned) {
+      if (kind !== 'maxBytes' && kind !== 'ended' && now - time >= WARN_AGAIN_MS) {
+        this.warned.delete(kind);
+      }
+    }
   }
 
   private waitForTarget(): void {
@@ -424,6 +499,7 @@ class LineDestination implements Destination, Flushable {
     try {
       if (this.options.mkdir) mkdirSync(dirname(path), { recursive: true });
       this.fd = openSync(path, OPEN_FLAGS, 0o666);
+      this.pipe = isPipe(this.fd);
       return true;
     } catch (err) {
       this.openError = err;
@@ -443,6 +519,7 @@ class LineDestination implements Destination, Flushable {
   }
 
   private failed(code: string, err: unknown): void {
+    this.failing = true;
     this.errors += 1;
     this.lastError = code;
     this.warnOnce(
@@ -453,7 +530,10 @@ class LineDestination implements Destination, Flushable {
     );
   }
 
-  /** One warning per kind of trouble per destination. */
+  /**
+   * One warning per kind of trouble: `maxBytes` and `ended` once, a failure again after
+   * writing recovered (see recovered).
+   */
   private warnOnce(
     kind: string,
     code: 'HTTPWARE_LOGGER_DESTINATION' | 'HTTPWARE_LOGGER_DROPPED',
@@ -461,7 +541,7 @@ class LineDestination implements Destination, Flushable {
     err?: unknown,
   ): void {
     if (this.warned.has(kind)) return;
-    this.warned.add(kind);
+    this.warned.set(kind, Date.now());
     warn(code, `logger: destination ${this.label}: ${message}`, err);
   }
 

@@ -18,6 +18,8 @@
 export interface Flushable {
   /** Writes what is held, synchronously, waiting at most the destination's exit timeout. */
   flushAtExit(): void;
+  /** Writes what the target takes now, without waiting: the process is not ending yet. */
+  flushNow(): void;
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
@@ -36,15 +38,38 @@ function flushAll(): void {
  */
 const OURS = Symbol.for('httpware.destination.exit');
 
-/** Whether a listener other than a copy of ours listens for `signal`. */
+/**
+ * How many of `signal`'s listeners are signal-exit's (v4 counts them on a global emitter, v3
+ * on `process.__signal_exit_emitter__`; one listener per signal for each). signal-exit, like
+ * us, sends the signal again only when it listens alone: counted as an application's, each
+ * would leave it to the other and the process would never end. With ours gone, it is alone.
+ */
+function signalExitListeners(): number {
+  const v4 = (globalThis as Record<symbol, { count?: unknown } | undefined>)[
+    Symbol.for('signal-exit emitter')
+  ];
+  const v3 = (process as { __signal_exit_emitter__?: { count?: unknown } }).__signal_exit_emitter__;
+  const countOf = (emitter: { count?: unknown } | undefined) =>
+    typeof emitter?.count === 'number' ? emitter.count : 0;
+  return countOf(v4) + countOf(v3);
+}
+
+/** Whether the application listens for `signal`, so that its handler decides what happens. */
 function applicationListens(signal: NodeJS.Signals): boolean {
-  return process.listeners(signal).some((listener) => !(OURS in listener));
+  let others = 0;
+  for (const listener of process.listeners(signal)) if (!(OURS in listener)) others += 1;
+  return others > signalExitListeners();
 }
 
 function onSignal(signal: NodeJS.Signals): void {
+  if (applicationListens(signal)) {
+    // The process may live on (a reload on SIGHUP, a graceful shutdown that answers for a
+    // while): nothing is dropped and the event loop is not held. If it ends, 'exit' writes
+    // what is left.
+    for (const destination of live) destination.flushNow();
+    return;
+  }
   flushAll();
-  // Sent again, the signal would reach the application's listener a second time.
-  if (applicationListens(signal)) return;
   process.removeListener(signal, onSignal);
   process.kill(process.pid, signal);
 }
@@ -54,7 +79,9 @@ function install(): void {
   if (installed) return;
   installed = true;
   process.on('exit', flushAll);
-  for (const signal of SIGNALS) process.on(signal, onSignal);
+  // First in line: an application's `process.once` handler removes itself before it runs,
+  // and after it ran we would no longer see it and would end the process under it.
+  for (const signal of SIGNALS) process.prependListener(signal, onSignal);
 }
 
 function uninstall(): void {
@@ -74,4 +101,31 @@ export function enter(destination: Flushable): void {
 export function leave(destination: Flushable): void {
   live.delete(destination);
   if (live.size === 0) uninstall();
+}
+
+/** The reopen signals' listeners: one per signal for every destination reopened by it. */
+const reopeners = new Map<NodeJS.Signals, Set<() => void>>();
+
+function reopenAll(this: void, signal: NodeJS.Signals): void {
+  for (const reopen of reopeners.get(signal) ?? []) reopen();
+}
+
+/** Calls `reopen` on `signal` until `stopReopening`; the signal is the application's now. */
+export function reopenOn(signal: NodeJS.Signals, reopen: () => void): void {
+  let set = reopeners.get(signal);
+  if (set === undefined) {
+    set = new Set();
+    reopeners.set(signal, set);
+    process.on(signal, reopenAll);
+  }
+  set.add(reopen);
+}
+
+export function stopReopening(signal: NodeJS.Signals, reopen: () => void): void {
+  const set = reopeners.get(signal);
+  if (set === undefined) return;
+  set.delete(reopen);
+  if (set.size > 0) return;
+  reopeners.delete(signal);
+  process.removeListener(signal, reopenAll);
 }

@@ -1,6 +1,5 @@
 // `destination`'s options, resolved once: a bad one is a TypeError when it is made.
 
-import { constants } from 'node:os';
 import type { DestinationOptions } from './types.js';
 
 /**
@@ -48,24 +47,39 @@ function amount(
   return value;
 }
 
+/**
+ * The signals a reopen may listen for: the ones log rotators send (logrotate's postrotate,
+ * nginx's convention is SIGUSR1). Listening for SIGTERM or SIGINT would keep the process
+ * from ending by them.
+ */
+const REOPEN_SIGNALS: ReadonlySet<string> = new Set(['SIGHUP', 'SIGUSR1', 'SIGUSR2']);
+
 function signalOf(value: unknown): NodeJS.Signals | undefined {
   if (value === undefined || value === false) return undefined;
-  if (
-    typeof value !== 'string' ||
-    !(value in constants.signals) ||
-    value === 'SIGKILL' ||
-    value === 'SIGSTOP'
-  ) {
-    throw new TypeError('option reopenOn must be a signal name such as "SIGHUP", or false');
+  if (typeof value !== 'string' || !REOPEN_SIGNALS.has(value)) {
+    throw new TypeError('option reopenOn must be "SIGHUP", "SIGUSR1", "SIGUSR2" or false');
   }
   return value as NodeJS.Signals;
 }
+
+const KNOWN: ReadonlySet<string> = new Set([
+  'mkdir',
+  'sync',
+  'batchBytes',
+  'batchMs',
+  'maxBytes',
+  'reopenOn',
+  'exitTimeoutMs',
+]);
 
 export function resolveOptions(given: DestinationOptions | null | undefined): ResolvedOptions {
   if (given !== undefined && given !== null && typeof given !== 'object') {
     throw new TypeError('argument options must be an object');
   }
   const options = given ?? {};
+  for (const name of Object.keys(options)) {
+    if (!KNOWN.has(name)) throw new TypeError(`unknown option ${name} of destination()`);
+  }
   return {
     mkdir: flag(options, 'mkdir'),
     sync: flag(options, 'sync'),

@@ -21,13 +21,14 @@ export interface DestinationOptions {
    */
   maxBytes?: number | undefined;
   /**
-   * A signal that reopens the path (logrotate's `postrotate` sends it), e.g. `'SIGHUP'`. A
-   * path target only. Default: none.
+   * A signal that reopens the path (logrotate's `postrotate` sends it): `'SIGHUP'`,
+   * `'SIGUSR1'` or `'SIGUSR2'`. A path target only. Default: none.
    */
-  reopenOn?: NodeJS.Signals | false | undefined;
+  reopenOn?: 'SIGHUP' | 'SIGUSR1' | 'SIGUSR2' | false | undefined;
   /**
    * At exit and in `flushSync()`, how long a pipe that accepts nothing is waited for before
-   * what is held is dropped (counted). A file never waits. Default 1000 ms.
+   * what is held is dropped (counted); a reader that keeps taking is waited for. A file never
+   * waits. Default 1000 ms.
    */
   exitTimeoutMs?: number | undefined;
 }
@@ -60,7 +61,10 @@ export interface Destination {
    * (rejects: the target is broken, or a pipe accepted nothing for `exitTimeoutMs`).
    */
   flush(): Promise<void>;
-  /** Writes what is held now, synchronously (a stuck pipe is waited for `exitTimeoutMs`). */
+  /**
+   * Writes what is held now, synchronously. The thread waits while a pipe's reader takes it;
+   * a pipe that takes nothing for `exitTimeoutMs` has what is left dropped (counted).
+   */
   flushSync(): void;
   /** Writes what is held, closes a file it opened, and drops (counts) lines written later. */
   end(): void;
