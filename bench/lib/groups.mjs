@@ -18,7 +18,7 @@ const unit = (options) =>
   `${options.inproc.rounds} rounds x ${options.inproc.cycles} cycles of ${options.inproc.batchMs} ms`;
 
 const loopUnit = (options) =>
-  `${options.loopback.rounds} rounds x ${options.loopback.cycles} cycles of ${options.loopback.seconds} s`;
+  `${options.loopback.rounds} rounds x ${options.loopback.cycles} cycles of ${options.loopback.seconds} s${options.loopback.rate ? `, ${options.loopback.rate} req/s` : ''}`;
 
 /** Per round, per cycle: f(row) -> number; rows of samples[round][cycle]. */
 const perCycle = (rounds, f) => rounds.map((cycles) => cycles.map(f));
