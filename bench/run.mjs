@@ -72,6 +72,11 @@ const options = {
     cycles: num('cycles', quick ? 2 : 4),
     seconds: num('seconds', quick ? 0.4 : 2.5),
     warmupSeconds: quick ? 0.3 : 1.5,
+    // --rate=N: autocannon sends N requests a second instead of as many as it can, so every
+    // variant serves the same load (a server that is not saturated spends more CPU per request
+    // when fewer arrive at each wake-up; at full speed a slower variant is also a less
+    // batched one).
+    rate: num('rate', 0),
   },
 };
 

@@ -8,7 +8,8 @@
 //   that line's `node` first on PATH, so the tests and every child process they start run on it;
 // - on Bun and Deno: the smoke suite (test/runtimes/smoke.ts) against the build, the Web
 //   door's suite on the runtime's own server (test/runtimes/web.ts), then the runtime's Web
-//   examples (test/runtimes/examples.ts);
+//   examples (test/runtimes/examples.ts), then `destination` on the runtime (test/runtimes/
+//   destination.ts: lines written however the process ends);
 // - `next`: the Web door's suite against a Next.js app (test/next/app.next.ts: `next build`,
 //   then `next start`), on the Node that runs this script. It takes minutes, so `npm test`
 //   leaves it to CI.
@@ -35,6 +36,7 @@ const RUNTIME_SUITES = [
   'test/runtimes/smoke.ts',
   'test/runtimes/web.ts',
   'test/runtimes/examples.ts',
+  'test/runtimes/destination.ts',
 ];
 
 /** The commands of a job, given the runtime's executable. */

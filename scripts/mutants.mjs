@@ -1995,4 +1995,19 @@ export const mutants = [
     '    if (!now) return false;',
     ['test/destination/faults'],
   ),
+  // fetchLogger leaves a Response whose size is known without its stream alone (issue 43).
+  hostile(
+    'fetchLogger: a Response with a known size wrapped in a counting stream all the same',
+    'src/logger/fetch.ts',
+    '    const size = this.scope === undefined && copyable ? sizeWithoutStream(response) : undefined;',
+    '    const size: number | undefined = undefined;',
+    ['test/web/fetch-logger'],
+  ),
+  hostile(
+    "fetchLogger: undici's length of a string body not read",
+    'src/logger/core/response-size.ts',
+    '  return undiciLength(response) ?? denoLength(response);',
+    '  return denoLength(response);',
+    ['test/web/fetch-logger'],
+  ),
 ];

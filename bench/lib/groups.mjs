@@ -18,7 +18,7 @@ const unit = (options) =>
   `${options.inproc.rounds} rounds x ${options.inproc.cycles} cycles of ${options.inproc.batchMs} ms`;
 
 const loopUnit = (options) =>
-  `${options.loopback.rounds} rounds x ${options.loopback.cycles} cycles of ${options.loopback.seconds} s`;
+  `${options.loopback.rounds} rounds x ${options.loopback.cycles} cycles of ${options.loopback.seconds} s${options.loopback.rate ? `, ${options.loopback.rate} req/s` : ''}`;
 
 /** Per round, per cycle: f(row) -> number; rows of samples[round][cycle]. */
 const perCycle = (rounds, f) => rounds.map((cycles) => cycles.map(f));
@@ -395,14 +395,18 @@ export async function loggerLoopback(options, log) {
 /**
  * Lines to a file over loopback (issue 42): `combined` through httpware's `destination`, morgan
  * with an append-mode write stream, pino-http with pino's default file destination, beside the
- * bare server; what it costs to get the lines to disk, not only to make them.
+ * bare server; what it costs to get the lines to disk, not only to make them. httpware also to
+ * a discarding stream and through the destination to /dev/null, in the same run: the three
+ * tell the logger's, the destination's and the file's shares apart.
  */
 export async function loggerFileLoopback(options, log) {
   const impls = [
     'bare',
     'morgan-file',
     'pino-http-file',
-    ...(options.httpware ? ['httpware-file'] : []),
+    // The destination's cost apart from the file's: the same logger to a discarding stream,
+    // and through the destination to /dev/null.
+    ...(options.httpware ? ['httpware', 'httpware-null', 'httpware-file'] : []),
   ];
   const { variants, samples, problems } = await loggerUnderLoad(impls, options, log);
   const { rows, summary } = loopbackTable(samples, variants, 'bare', [

@@ -2,7 +2,7 @@
 // it measures: runs autocannon on command and reports what it counted.
 import autocannon from 'autocannon';
 
-async function run({ url, seconds, connections, method, headers, body }) {
+async function run({ url, seconds, connections, method, headers, body, rate }) {
   const t0 = process.hrtime.bigint();
   const result = await autocannon({
     url,
@@ -15,6 +15,8 @@ async function run({ url, seconds, connections, method, headers, body }) {
     method,
     headers,
     body,
+    // `--rate`: this many requests a second over all connections, for every variant alike.
+    ...(rate ? { overallRate: rate } : {}),
   });
   const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
   return {

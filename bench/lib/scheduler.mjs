@@ -208,6 +208,7 @@ export async function runLoopback(variants, load, options, log) {
         ...load,
         url: `http://127.0.0.1:${server.port}${load.path}`,
         seconds,
+        rate: options.rate,
       });
       const after = await server.call({ cmd: 'cpu' });
       if (r.errors || r.non2xx) problems.push(`${v.key}: ${r.errors} errors, ${r.non2xx} non-2xx`);

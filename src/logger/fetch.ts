@@ -13,6 +13,9 @@
 //     or, when nothing has begun to read that body 1 to 2 s after the Response was handed
 //     on, then (./unread-bodies.ts): the Response was dropped (an outer Hono middleware that
 //     replaced `c.res`) or is never sent;
+//   - or, when the size is all the line waits for and it is known without the stream (a
+//     Content-Length, or a string or bytes body where the runtime lets it be read:
+//     ./core/response-size.ts), the line when the Response comes, the Response untouched;
 //   - or, for a format that reads nothing the delivery decides (no `:total-time`, no size, no
 //     error token, no application code: `combined`, `common`, `short`, `tiny`, `dev`), the
 //     line when the Response comes, which would be the same at delivery, and the Response
@@ -32,6 +35,7 @@ import {
   type ResolvedRequestIdOptions,
   resolveRequestIdOptions,
 } from './core/request-id.js';
+import { sizeWithoutStream } from './core/response-size.js';
 import { clock, Exchange } from './core/timing.js';
 import { onceWarning } from './core/warnings.js';
 import type {
@@ -456,6 +460,16 @@ class FetchExchange {
     const headers = this.headersOf(response, copyable);
     this.head(status, response, headers);
     if (!this.watches) {
+      this.line();
+      return headers === response.headers ? response : copied(response, response.body, headers);
+    }
+    // A size known without the stream (./core/response-size.ts) is all the line waits for when
+    // no application code runs in it: the Response goes on untouched, its length announced.
+    const size = this.scope === undefined && copyable ? sizeWithoutStream(response) : undefined;
+    if (size !== undefined) {
+      this.exchange.meter = { counting: false, bytes: 0, ending: false, announced: size };
+      this.res.writableEnded = true;
+      this.res.writableFinished = true;
       this.line();
       return headers === response.headers ? response : copied(response, response.body, headers);
     }

@@ -57,6 +57,19 @@ export async function serveFetch(
 const encoder = new TextEncoder();
 
 /** A body sent in pieces: `first,` at once, `last` when `last` settles. */
+/**
+ * `text` as a one-piece stream: a body whose size the logger can only learn by reading it (a
+ * Response made from the string itself may be sized without its stream, see docs/web.md).
+ */
+export function streamOf(text: string): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode(text));
+      controller.close();
+    },
+  });
+}
+
 export function piecesUntil(
   last: Promise<unknown>,
   cancelled?: () => void,

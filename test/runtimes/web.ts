@@ -73,6 +73,29 @@ checks.push({
   },
 });
 
+// A Response made from a string keeps the Content-Length the runtime sends for it through
+// fetchLogger('json'), which reads the body's size (docs/web.md, "When a Response is wrapped").
+checks.push({
+  name: `${serverName}: a Response made from a string keeps its Content-Length through fetchLogger('json')`,
+  run: async () => {
+    const log = fetchLogger('json', { stream: { write: () => true } });
+    const server = await serve(async () => new Response('héllo wörld'));
+    const logged = await serve(log(async () => new Response('héllo wörld')));
+    try {
+      for (const { origin } of [server, logged]) {
+        const reply = await fetch(`${origin}/`);
+        const length = reply.headers.get('content-length');
+        if ((await reply.text()) !== 'héllo wörld' || length !== '13') {
+          throw new Error(`${origin}: Content-Length ${length}`);
+        }
+      }
+    } finally {
+      await server.close();
+      await logged.close();
+    }
+  },
+});
+
 // The timer that bounds that line does not hold the process open: a process whose only work
 // left is that timer ends at once (it would end 2 s later otherwise).
 checks.push({

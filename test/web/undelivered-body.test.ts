@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fetchLogger } from '../../src/logger/index.js';
 import { PAGE_404, replaced404App } from '../fixtures/web/replaced-404.js';
-import { piecesUntil, serveFetch } from '../helpers/fetch.js';
+import { piecesUntil, serveFetch, streamOf } from '../helpers/fetch.js';
 import { captureLines, type LineCapture, send } from '../helpers/index.js';
 import { runFixture } from '../helpers/logger.js';
 import { bundleWorker, startWorkerd } from '../helpers/web-servers.js';
@@ -126,7 +126,7 @@ describe('fetchLogger and a watched body read late or never', () => {
   it('writes the line of a Response no one reads, and no second one when it is read later', async () => {
     const capture = captureLines();
     const log = fetchLogger(':url :status :res-body-bytes', { stream: capture.stream });
-    const response = await log((_request: Request) => new Response('never sent'))(
+    const response = await log((_request: Request) => new Response(streamOf('never sent')))(
       new Request('http://localhost/dropped'),
     );
     await sleep(AT_LEAST_MS - 200);
@@ -142,7 +142,7 @@ describe('fetchLogger and a watched body read late or never', () => {
     const log = fetchLogger(':url :res-body-bytes', {
       stream: { write: (line: string) => written.push([line.trimEnd(), performance.now()]) > 0 },
     });
-    const handler = log((_request: Request) => new Response('never sent'));
+    const handler = log((_request: Request) => new Response(streamOf('never sent')));
     const handedOn: Record<string, number> = {};
     for (const path of ['/first', '/second', '/third']) {
       await handler(new Request(`http://localhost${path}`));

@@ -38,6 +38,13 @@ const WARN_AGAIN_MS = 60_000;
 /** How long a drain at exit sleeps between tries of a full pipe. */
 const EXIT_RETRY_MS = 5;
 
+/**
+ * The scratch buffer batches are encoded into: a batch of the default `batchBytes` (64 KiB)
+ * and a long line after it, at three bytes per UTF-16 unit at most. A larger batch is rarer
+ * (a larger `batchBytes`, or what a slow target left held) and gets a buffer of its own.
+ */
+const SCRATCH_BYTES = 3 * (64 + 16) * 1024;
+
 /** The codes that mean "full for now, try again", not a failure. */
 const AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
 
@@ -130,6 +137,12 @@ class LineDestination implements Destination, Flushable {
   private batchSince = 0;
   private batchGap: Gap | undefined;
   private batchStarted = false;
+  /**
+   * The bytes of every batch that fits, encoded into this one buffer: a new 64 KiB Buffer per
+   * batch (Buffer.from) cost more than the write itself, with each one's memory outside V8's
+   * heap adding to what triggers its collections. Made on the first batch.
+   */
+  private scratch: Buffer | undefined;
 
   /** Bytes held: characters of `pending` plus the unwritten bytes of `batch`. */
   private held = 0;
@@ -351,7 +364,7 @@ class LineDestination implements Destination, Flushable {
       this.lost = undefined;
     }
     this.held -= this.pending.length;
-    this.batch = Buffer.from(text);
+    this.batch = this.encode(text);
     this.held += this.batch.length;
     this.batchLines = this.pendingLines;
     this.batchSince = this.pendingSince;
@@ -361,6 +374,17 @@ class LineDestination implements Destination, Flushable {
     this.pendingLines = 0;
     this.pendingGap = undefined;
     return true;
+  }
+
+  /**
+   * The batch's bytes: in the scratch buffer when they must fit (three bytes at most per UTF-16
+   * unit), in a buffer of their own when more is held (a target that was full or failing). The
+   * scratch buffer is free again here: a batch is only taken when the last one is done with.
+   */
+  private encode(text: string): Buffer {
+    if (3 * text.length > SCRATCH_BYTES) return Buffer.from(text);
+    this.scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+    return this.scratch.subarray(0, this.scratch.write(text, 0));
   }
 
   /** Writes the batch: true when it is done with (written or lost), false when full. */

@@ -9,6 +9,11 @@
 //   own), removes itself and sends the signal again: the process ends by the same signal, with
 //   the same status, as it would without httpware. When the application (or a destination's
 //   `reopenOn`) listens too, that listener decides, as it would without us: we do not exit.
+// - Deno emits no 'exit' when an uncaught exception or rejection ends the process (neither
+//   does its own 'unload'); it dispatches 'error' or 'unhandledrejection' on the global scope
+//   first. Listening there without `preventDefault()` leaves the ending as it was, so where
+//   the global scope is an event target, what is held is written then too. (Node's is not;
+//   Bun's emits 'exit' as Node does, and a second flush finds nothing held.)
 //
 // pino's destination flushes on 'exit' only, so an unhandled SIGTERM loses what it holds
 // (pino #2002); sonic-boom's `flushSync` could race a write still in flight (sonic-boom #101),
@@ -75,6 +80,22 @@ function onSignal(signal: NodeJS.Signals): void {
 }
 Object.defineProperty(onSignal, OURS, { value: true });
 
+/** The events that announce an uncaught failure on a global scope that is an event target. */
+const GLOBAL_FAILURES = ['error', 'unhandledrejection'] as const;
+
+interface GlobalEvents {
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+}
+
+function globalEvents(): GlobalEvents | undefined {
+  const scope = globalThis as Partial<GlobalEvents>;
+  return typeof scope.addEventListener === 'function' &&
+    typeof scope.removeEventListener === 'function'
+    ? (scope as GlobalEvents)
+    : undefined;
+}
+
 function install(): void {
   if (installed) return;
   installed = true;
@@ -82,6 +103,7 @@ function install(): void {
   // First in line: an application's `process.once` handler removes itself before it runs,
   // and after it ran we would no longer see it and would end the process under it.
   for (const signal of SIGNALS) process.prependListener(signal, onSignal);
+  for (const type of GLOBAL_FAILURES) globalEvents()?.addEventListener(type, flushAll);
 }
 
 function uninstall(): void {
@@ -89,6 +111,7 @@ function uninstall(): void {
   installed = false;
   process.removeListener('exit', flushAll);
   for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+  for (const type of GLOBAL_FAILURES) globalEvents()?.removeEventListener(type, flushAll);
 }
 
 /** A destination that may hold lines: written at exit until `leave`. */
