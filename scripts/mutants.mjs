@@ -147,7 +147,7 @@ export const mutants = [
   parsers(
     'drain: a huge Content-Length is waited for',
     READ,
-    'if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {',
+    'if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {',
     'if (this.abandonRest) {',
   ),
   parsers(
@@ -238,7 +238,7 @@ export const mutants = [
   parsers(
     'next: a finished request is read again',
     READ,
-    '    if (isFinished(req)) {\n      next();',
+    '    if (bodyGone(req)) {\n      next();',
     '    if (false) {\n      next();',
   ),
   parsers(
@@ -247,7 +247,7 @@ export const mutants = [
     "req.headers['transfer-encoding'] !== undefined ||",
     '',
   ),
-  parsers('type: a non-matching type is parsed', READ, 'if (!lastMatched) {', 'if (false) {'),
+  parsers('type: a non-matching type is parsed', READ, 'if (!types.matched) {', 'if (false) {'),
   parsers(
     'charset: the parser allow-list is ignored',
     PIPELINE,
@@ -460,7 +460,7 @@ export const mutants = [
   hostile(
     'read: an HTTP/2 stream reset before read taken for a body read',
     READ,
-    '  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {\n    return abortedBefore(req);\n  }\n',
+    '  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {\n    return abortedBeforeRead(announcedLength(req));\n  }\n',
     '',
     ['test/hostile/read-lifecycle'],
   ),
@@ -1062,7 +1062,7 @@ export const mutants = [
     parsers(
       'read: a second read is not refused',
       READ,
-      '    readsStarted.has(req)\n',
+      '    readStarted(req)\n',
       '    false\n',
     ),
     'test/hostile/read-lifecycle',
@@ -1242,8 +1242,8 @@ export const mutants = [
   hostile(
     'timeout: a Node body that timed out is drained first',
     READ,
-    'if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {',
-    'if (declared - this.consumed > DRAIN_LIMIT_BYTES) {',
+    'if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {',
+    'if (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES) {',
     ['test/hostile/slow-clients'],
   ),
   hostile(

@@ -1,8 +1,8 @@
-// A parser's two forms, and its Node door. A parser is a middleware (createReader) and a promise
-// form, `read`, which takes a Node request or a Web `Request` (web-body.ts): one set of options,
-// one pipeline (pipeline.ts: charset, coding, limits, verify, decode, parse, schema), so a body
-// gets the same answer, and the same error, whichever way it came in. This file is the Node
-// side, in body-parser's order:
+// The Node door of a parser's two forms (define.ts): the middleware (createReader) and `read`
+// given a Node request (readBody). A Web `Request` is web-body.ts's; both read through one
+// pipeline (pipeline.ts: charset, coding, limits, verify, decode, parse, schema), after the same
+// prologue (prologue.ts), so a body gets the same answer, and the same error, whichever way it
+// came in. This side, in body-parser's order:
 //   already read? -> has a body? -> type matches? -> [the pipeline] -> next() (or the promise).
 // Every error after the type matched is delivered once the rest of the body is drained (up to
 // a bound; a body that timed out is not drained, its connection is closed), so the client can
@@ -35,13 +35,19 @@ import {
   DRAIN_LIMIT_MS,
   discard,
   ignore,
+  isLength,
   lengthOf,
-  type Pipeline,
 } from './pipeline.js';
+import {
+  abortedBeforeRead,
+  ContentTypes,
+  claimBody,
+  readStarted,
+  typeMatches,
+  unsupportedType,
+} from './prologue.js';
 import type { ParserMiddleware } from './types.js';
-import { isWebRequest, readWebBody, type WebPipeline, webPipeline } from './web-body.js';
 
-export type { Pipeline } from './pipeline.js';
 export { DRAIN_LIMIT_MS } from './pipeline.js';
 
 type Next = (err?: unknown) => void;
@@ -53,7 +59,7 @@ type Http2Request = IncomingMessage & { readonly stream: ServerHttp2Stream };
  * Whether the request's body was already consumed, or can no longer come (on-finished's test,
  * which body-parser uses): a parser that finds this leaves `req.body` alone.
  */
-function isFinished(req: IncomingMessage & { upgrade?: boolean }): boolean {
+function bodyGone(req: IncomingMessage & { upgrade?: boolean }): boolean {
   const socket = req.socket;
   return Boolean(req.upgrade || !socket || !socket.readable || (req.complete && !req.readable));
 }
@@ -72,80 +78,15 @@ function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (
     req.headers['transfer-encoding'] !== undefined ||
-    (length !== undefined && !Number.isNaN(Number(length))) ||
+    isLength(length) ||
     (req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)
   );
 }
 
-/**
- * A parser: called with options, its middleware; its `read(req, options)`, the same pipeline as
- * a promise. `prepare` resolves the options (a bad one throws its TypeError: at creation for
- * the middleware, as the rejection of `read`). `read` has no creation step, so the options it
- * is given are resolved on every call: a few object reads and, for a `type`, a string split
- * (the caller's object may have changed since the last call, so it is never cached).
- */
-export function definePipeline<Parser>(
-  name: string,
-  prepare: (options?: never) => Pipeline,
-): Parser {
-  const parser = (options?: never): ParserMiddleware => {
-    const { options: resolved, format } = prepare(options);
-    return createReader(resolved, format);
-  };
-  // A Web `read` without options (the common call in a fetch handler) resolves them once, on
-  // first use: resolving builds the type matcher and the parser's closures, which on a small
-  // body cost as much as reading it. A pipeline holds nothing of a request, so one serves all.
-  let defaults: WebPipeline | null = null;
-  const read = (req: IncomingMessage, options?: never): Promise<unknown> => {
-    let pipeline: Pipeline;
-    let res: ServerResponse | null;
-    try {
-      if (isWebRequest(req)) {
-        if (options !== undefined) return readWebBody(req, webPipeline(prepare(options)));
-        defaults ??= webPipeline(prepare());
-        return readWebBody(req, defaults);
-      }
-      if (typeof req?.on !== 'function' || typeof req.headers !== 'object') {
-        throw new TypeError('read needs the request (an http.IncomingMessage or a Web Request)');
-      }
-      res = responseOf(req, options);
-      pipeline = prepare(options);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return readBody(req, res, pipeline.options, pipeline.format);
-  };
-  Object.defineProperty(parser, 'name', { value: name });
-  return Object.assign(parser, { read }) as Parser;
-}
-
-/** The `res` option of `read`, or Express's `req.res`, or null. */
-function responseOf(req: IncomingMessage, options: unknown): ServerResponse | null {
-  const given = (options as { res?: unknown } | null | undefined)?.res;
-  const res = given ?? (req as IncomingMessage & { res?: unknown }).res ?? null;
-  if (res !== null && typeof (res as Partial<ServerResponse>).setHeader !== 'function') {
-    throw new TypeError('option res must be the response (an http.ServerResponse)');
-  }
-  return res as ServerResponse | null;
-}
-
 /** The middleware for one parser: options resolved once, the format's policy and parse. */
 export function createReader(options: ResolvedOptions, format: BodyFormat): ParserMiddleware {
-  // Clients send the same Content-Type header request after request: the last header's parse
-  // and whether it matched are kept (per parser, as the match is this parser's), which spares
-  // most requests an allocation, a scan of the header and the matching. A ContentType is never
-  // changed once made, so sharing it between requests is safe.
-  let lastHeader: string | undefined;
-  let lastContentType: ContentType = parseContentType(undefined);
-  let lastMatched = false;
-  const contentTypeOf = (header: string | undefined): ContentType => {
-    if (header !== lastHeader || header === undefined) {
-      lastContentType = parseContentType(header);
-      lastMatched = options.matchesType(lastContentType.type);
-      lastHeader = header;
-    }
-    return lastContentType;
-  };
+  // The last Content-Type's parse and match are kept per parser, as the match is this parser's.
+  const types = new ContentTypes(options);
 
   const legacyEmptyBody = options.legacyEmptyBody;
 
@@ -153,7 +94,7 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
     // The legacyEmptyBody option: body-parser 1.x's `req.body = req.body || {}` (for undefined
     // only), before every check that passes the request over; one comparison when it is off.
     if (legacyEmptyBody && (req as BodyRequest).body === undefined) (req as BodyRequest).body = {};
-    if (isFinished(req)) {
+    if (bodyGone(req)) {
       next();
       return;
     }
@@ -179,8 +120,8 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
         return;
       }
     } else {
-      contentType = contentTypeOf(req.headers['content-type']);
-      if (!lastMatched) {
+      contentType = types.of(req.headers['content-type']);
+      if (!types.matched) {
         next();
         return;
       }
@@ -226,21 +167,17 @@ export function readBody(
       reject(refused);
       return;
     }
-    readsStarted.add(payload ?? req);
-    let contentType: ContentType | undefined;
-    let matched = true;
-    if (hasBody(req)) {
-      if (options.typeFunction !== null) {
-        try {
-          matched = Boolean(options.typeFunction(req));
-        } catch (thrown) {
-          reject(thrown);
-          return;
-        }
-      } else {
-        contentType = parseContentType(req.headers['content-type']);
-        matched = options.matchesType(contentType.type);
-      }
+    claimBody(payload ?? req);
+    const types = new ContentTypes(options);
+    const withBody = hasBody(req);
+    const header = req.headers['content-type'];
+    const contentType = withBody && options.typeFunction === null ? types.of(header) : undefined;
+    let matched: boolean;
+    try {
+      matched = typeMatches(types, req, withBody);
+    } catch (thrown) {
+      reject(thrown);
+      return;
     }
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const reader =
@@ -248,19 +185,9 @@ export function readBody(
         ? new NodeBodyReader(req as BodyRequest, res, done, null, options, format)
         : new PayloadBodyReader(req as BodyRequest, res, done, null, options, format, payload);
     if (matched) reader.start(contentType);
-    else {
-      const mediaType = (contentType ?? parseContentType(req.headers['content-type'])).type;
-      reader.refuse(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));
-    }
+    else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));
   });
 }
-
-/**
- * The requests a `read` was called for: a second `read` of one, concurrent or later, is refused
- * rather than sharing its body with the first (each would get part of it, or both all of it
- * through two 'data' listeners). Only `read` uses it; the middleware's own test is isFinished.
- */
-const readsStarted = new WeakSet<Readable>();
 
 /**
  * Why `read` cannot read this request's body, if it cannot. Besides a body already read (even
@@ -282,7 +209,7 @@ function unreadable(
   // node:http2 ends a request whose client reset its stream as if the body were whole
   // (`readableEnded`, `complete`): its public `aborted` is what tells the body was cut.
   if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {
-    return abortedBefore(req);
+    return abortedBeforeRead(announcedLength(req));
   }
   if (
     req.readableDidRead ||
@@ -290,12 +217,14 @@ function unreadable(
     req.readableFlowing === true ||
     req.upgrade ||
     res?.writableEnded === true ||
-    readsStarted.has(req)
+    readStarted(req)
   ) {
     return createError('stream.not.readable', {});
   }
   if (req.destroyed) {
-    return req.complete ? createError('stream.not.readable', {}) : abortedBefore(req);
+    return req.complete
+      ? createError('stream.not.readable', {})
+      : abortedBeforeRead(announcedLength(req));
   }
   return null;
 }
@@ -306,7 +235,7 @@ function unreadable(
  * by someone else (flowing). The request itself is not asked: it is the hook's to read, and flows into it.
  */
 function unreadablePayload(req: IncomingMessage, payload: Readable): unknown {
-  if (req.destroyed && !req.complete) return abortedBefore(req);
+  if (req.destroyed && !req.complete) return abortedBeforeRead(announcedLength(req));
   // It failed before it could be read (its hook's stream errs at the first byte it is given).
   if (payload.errored) return payloadFailure(payload.errored);
   if (
@@ -314,22 +243,11 @@ function unreadablePayload(req: IncomingMessage, payload: Readable): unknown {
     payload.readableEnded ||
     payload.readableFlowing === true ||
     payload.destroyed ||
-    readsStarted.has(payload)
+    readStarted(payload)
   ) {
     return createError('stream.not.readable', {});
   }
   return null;
-}
-
-/** A request whose client left before `read` was called: nothing of its body was read. */
-function abortedBefore(req: IncomingMessage): HttpwareError {
-  const length = announcedLength(req);
-  return createError('request.aborted', {
-    code: 'ECONNABORTED',
-    expected: length,
-    length,
-    received: 0,
-  });
 }
 
 /**
@@ -489,12 +407,12 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
    */
   protected drain(callback: () => void): void {
     const { req, res } = this;
-    if (isFinished(req)) {
+    if (bodyGone(req)) {
       callback();
       return;
     }
-    const declared = Number(req.headers['content-length']);
-    if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {
+    const declared = announcedLength(req);
+    if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {
       abandon(req, res);
       callback();
       return;
