@@ -1059,12 +1059,7 @@ export const mutants = [
     'test/hostile/read-lifecycle',
   ),
   pinned(
-    parsers(
-      'read: a second read is not refused',
-      READ,
-      '    readStarted(req)\n',
-      '    false\n',
-    ),
+    parsers('read: a second read is not refused', READ, '    readStarted(req)\n', '    false\n'),
     'test/hostile/read-lifecycle',
   ),
   pinned(
@@ -1924,5 +1919,19 @@ export const mutants = [
     '    if (!now && time < this.nextOpen) return false;',
     '    if (!now) return false;',
     ['test/destination/faults'],
+  ),
+  hostile(
+    'web: read keeps the pipeline of options whose values changed',
+    'src/parsers/define.ts',
+    '    if (known !== null && sameValues(options, known.values)) return known.pipeline;',
+    '    if (known !== null) return known.pipeline;',
+    ['test/web/read-options'],
+  ),
+  hostile(
+    'web: read keeps the pipeline of options holding an object',
+    'src/parsers/define.ts',
+    "    if (typeof value === 'object' && value !== null) return null;",
+    '',
+    ['test/web/read-options'],
   ),
 ];

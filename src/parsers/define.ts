@@ -3,7 +3,9 @@
 // one set of options and one pipeline, whichever door the request comes in by:
 // - called with options, the Node middleware (read-body.ts's createReader);
 // - its `read(request, options)`, a promise, given a Node request (read-body.ts's readBody) or
-//   a Web `Request` (web-body.ts's readWebBody).
+//   a Web `Request` (web-body.ts's readWebBody);
+// - its `reader(options)`: `read` for Web Requests, its options resolved once, as the
+//   middleware's are (the fast form for a fetch handler).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pipeline } from './pipeline.js';
@@ -13,10 +15,9 @@ import { isWebRequest, readWebBody, type WebPipeline, webPipeline } from './web-
 
 /**
  * A parser: called with options, its middleware; its `read(req, options)`, the same pipeline as
- * a promise. `prepare` resolves the options (a bad one throws its TypeError: at creation for
- * the middleware, as the rejection of `read`). `read` has no creation step, so the options it
- * is given are resolved on every call: a few object reads and, for a `type`, a string split
- * (the caller's object may have changed since the last call, so it is never cached).
+ * a promise; its `reader(options)`, `read` for Web Requests with the options resolved once.
+ * `prepare` resolves the options (a bad one throws its TypeError: at creation for the
+ * middleware and a reader, as the rejection of `read`).
  */
 export function definePipeline<Parser>(
   name: string,
@@ -26,22 +27,13 @@ export function definePipeline<Parser>(
     const { options: resolved, format } = prepare(options);
     return createReader(resolved, format);
   };
-  // A Web `read` without options (the common call in a fetch handler) resolves them once, on
-  // first use: resolving builds the type matcher and the parser's closures, which on a small
-  // body cost as much as reading it. A pipeline holds nothing of a request, so one serves all.
-  let defaults: WebPipeline | null = null;
+  const webPipelines = new WebPipelines(prepare);
   const read = (req: IncomingMessage, options?: never): Promise<unknown> => {
     let pipeline: Pipeline;
     let res: ServerResponse | null;
     try {
-      if (isWebRequest(req)) {
-        if (options !== undefined) return readWebBody(req, webPipeline(prepare(options)));
-        defaults ??= webPipeline(prepare());
-        return readWebBody(req, defaults);
-      }
-      if (typeof req?.on !== 'function' || typeof req.headers !== 'object') {
-        throw new TypeError('read needs the request (an http.IncomingMessage or a Web Request)');
-      }
+      if (isWebRequest(req)) return readWebBody(req, webPipelines.of(options));
+      checkNodeRequest(req);
       res = responseOf(req, options);
       pipeline = prepare(options);
     } catch (err) {
@@ -49,8 +41,92 @@ export function definePipeline<Parser>(
     }
     return readBody(req, res, pipeline.options, pipeline.format);
   };
+  const reader = (options?: never) => {
+    const pipeline = webPipeline(prepare(options));
+    return (request: unknown): Promise<unknown> =>
+      isWebRequest(request)
+        ? readWebBody(request, pipeline)
+        : Promise.reject(
+            new TypeError('a reader reads a Web Request: give a Node request to read'),
+          );
+  };
   Object.defineProperty(parser, 'name', { value: name });
-  return Object.assign(parser, { read }) as Parser;
+  return Object.assign(parser, { read, reader }) as Parser;
+}
+
+function checkNodeRequest(req: IncomingMessage): void {
+  if (typeof req?.on !== 'function' || typeof req.headers !== 'object') {
+    throw new TypeError('read needs the request (an http.IncomingMessage or a Web Request)');
+  }
+}
+
+/**
+ * The pipelines `read` of a Web Request uses, by its options. `read` has no creation step, and
+ * resolving options builds the type matcher and the parser's closures, which on a small body
+ * cost as much as reading it; so a pipeline (which holds nothing of a request) is kept for the
+ * options it was resolved from and used again while they are the same:
+ * - no options (the common call in a fetch handler): resolved once, on first use;
+ * - an options object seen before, or the same values as the last one (options written inline,
+ *   `json.read(request, { limit: '1mb' })`, are a new object each call): resolved once while
+ *   its values stay the same. The values are compared on every call, as the caller may change
+ *   its object between calls. Only options whose values are all primitives or functions are
+ *   kept so: an object value (a `schema`, a `type` list) may change inside without its identity
+ *   changing, and is resolved on every call, as `reader(options)` is made for.
+ */
+class WebPipelines {
+  private defaults: WebPipeline | null = null;
+  private readonly byObject = new WeakMap<object, Resolved>();
+  private last: Resolved | null = null;
+
+  constructor(private readonly prepare: (options?: never) => Pipeline) {}
+
+  of(options: unknown): WebPipeline {
+    if (options === undefined) {
+      this.defaults ??= webPipeline(this.prepare());
+      return this.defaults;
+    }
+    if (typeof options !== 'object' || options === null) {
+      return webPipeline(this.prepare(options as never));
+    }
+    const known = this.byObject.get(options) ?? this.last;
+    if (known !== null && sameValues(options, known.values)) return known.pipeline;
+    const pipeline = webPipeline(this.prepare(options as never));
+    const values = valuesOf(options);
+    if (values !== null) {
+      const resolved = { values, pipeline };
+      this.byObject.set(options, resolved);
+      this.last = resolved;
+    }
+    return pipeline;
+  }
+}
+
+/** A pipeline and the options' keys and values it was resolved from, flat: key, value, ... */
+interface Resolved {
+  readonly values: readonly unknown[];
+  readonly pipeline: WebPipeline;
+}
+
+/** The options' keys and values (as the options' resolution reads them: inherited too), or null when one is an object. */
+function valuesOf(options: object): unknown[] | null {
+  const values: unknown[] = [];
+  for (const key in options) {
+    const value = (options as Record<string, unknown>)[key];
+    if (typeof value === 'object' && value !== null) return null;
+    values.push(key, value);
+  }
+  return values;
+}
+
+function sameValues(options: object, values: readonly unknown[]): boolean {
+  let index = 0;
+  for (const key in options) {
+    if (values[index] !== key || values[index + 1] !== (options as Record<string, unknown>)[key]) {
+      return false;
+    }
+    index += 2;
+  }
+  return index === values.length;
 }
 
 /** The `res` option of `read`, or Express's `req.res`, or null. */
