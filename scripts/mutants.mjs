@@ -403,8 +403,8 @@ export const mutants = [
   parsers(
     'read: any Content-Type is read',
     READ,
-    '    if (matched) reader.start(contentType);',
-    '    if (true) reader.start(contentType);',
+    '    if (matched) reader.start(contentType);\n    else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));',
+    '    if (true) reader.start(contentType);\n    else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));',
   ),
 
   // No submitted value in a line, a record or the 422 (issue 30).
@@ -1933,5 +1933,26 @@ export const mutants = [
     "    if (typeof value === 'object' && value !== null) return null;",
     '',
     ['test/web/read-options'],
+  ),
+  hostile(
+    'web: srvx Requests read through their body stream',
+    READ,
+    '  return untouched ? (node as NodeBehind) : null;',
+    '  return null;',
+    ['test/web/srvx-node-request'],
+  ),
+  hostile(
+    'web: a failure read off the Node request behind a Request not recorded on it',
+    READ,
+    '        recordFailure(request, err);\n',
+    '',
+    ['test/web/srvx-node-request'],
+  ),
+  hostile(
+    'web: a srvx request whose stream was made read off the Node request',
+    READ,
+    '    req.readableFlowing === null && !req.readableDidRead && !req.readableEnded && !req.destroyed;',
+    '    !req.readableDidRead && !req.readableEnded && !req.destroyed;',
+    ['test/web/srvx', 'test/hostile/web-adapters'],
   ),
 ];

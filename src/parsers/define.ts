@@ -9,9 +9,10 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pipeline } from './pipeline.js';
-import { createReader, readBody } from './read-body.js';
-import type { ParserMiddleware } from './types.js';
-import { isWebRequest, readWebBody, type WebPipeline, webPipeline } from './web-body.js';
+import { type WebPipeline, webPipeline } from './prologue.js';
+import { createReader, nodeRequestBehind, readBehind, readBody } from './read-body.js';
+import type { ParserMiddleware, WebRequest } from './types.js';
+import { isWebRequest, readWebBody } from './web-body.js';
 
 /**
  * A parser: called with options, its middleware; its `read(req, options)`, the same pipeline as
@@ -32,7 +33,7 @@ export function definePipeline<Parser>(
     let pipeline: Pipeline;
     let res: ServerResponse | null;
     try {
-      if (isWebRequest(req)) return readWebBody(req, webPipelines.of(options));
+      if (isWebRequest(req)) return readWeb(req, webPipelines.of(options));
       checkNodeRequest(req);
       res = responseOf(req, options);
       pipeline = prepare(options);
@@ -45,13 +46,22 @@ export function definePipeline<Parser>(
     const pipeline = webPipeline(prepare(options));
     return (request: unknown): Promise<unknown> =>
       isWebRequest(request)
-        ? readWebBody(request, pipeline)
+        ? readWeb(request, pipeline)
         : Promise.reject(
             new TypeError('a reader reads a Web Request: give a Node request to read'),
           );
   };
   Object.defineProperty(parser, 'name', { value: name });
   return Object.assign(parser, { read, reader }) as Parser;
+}
+
+/**
+ * A Web Request's body: off the Node request behind it when there is one to read directly
+ * (srvx's, see nodeRequestBehind), else off its stream.
+ */
+function readWeb(request: WebRequest, pipeline: WebPipeline): Promise<unknown> {
+  const node = nodeRequestBehind(request, pipeline.options);
+  return node === null ? readWebBody(request, pipeline) : readBehind(request, node, pipeline);
 }
 
 function checkNodeRequest(req: IncomingMessage): void {

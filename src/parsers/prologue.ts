@@ -9,6 +9,16 @@
 import { createError, type HttpwareError } from '../errors.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
+import type { BodyFormat, Pipeline } from './pipeline.js';
+
+/**
+ * How long a Web body may take to arrive unless `bodyTimeout` says otherwise. Node's server
+ * ends a request after 300 s (`requestTimeout`) and Bun's after 10 s without a byte; Deno
+ * never ends a body that keeps trickling. One minute lets a slow client send the default
+ * 100 KB limit at under 2 KB/s, and ends a body trickled a byte every few seconds long before
+ * it could hold connections by the thousand.
+ */
+export const WEB_BODY_TIMEOUT_MS = 60_000;
 
 /**
  * The requests (or the streams standing for their bodies) a `read` was called for: a second
@@ -36,6 +46,21 @@ export function abortedBeforeRead(length: number | null): HttpwareError {
     length,
     received: 0,
   });
+}
+
+/**
+ * A parser's resolved options and format, as `read` of a Web Request reads with them, and its
+ * Content-Type parses (the last header's is kept, as the middleware does on Node). A pipeline
+ * holds nothing of a request.
+ */
+export interface WebPipeline {
+  readonly options: ResolvedOptions;
+  readonly format: BodyFormat;
+  readonly types: ContentTypes;
+}
+
+export function webPipeline({ options, format }: Pipeline): WebPipeline {
+  return { options, format, types: new ContentTypes(options) };
 }
 
 /**

@@ -23,6 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerHttp2Stream } from 'node:http2';
 import type { Readable, Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
+import { recordFailure } from '../failures.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
@@ -45,8 +46,10 @@ import {
   readStarted,
   typeMatches,
   unsupportedType,
+  WEB_BODY_TIMEOUT_MS,
+  type WebPipeline,
 } from './prologue.js';
-import type { ParserMiddleware } from './types.js';
+import type { ParserMiddleware, WebRequest } from './types.js';
 
 export { DRAIN_LIMIT_MS } from './pipeline.js';
 
@@ -186,6 +189,79 @@ export function readBody(
         : new PayloadBodyReader(req as BodyRequest, res, done, null, options, format, payload);
     if (matched) reader.start(contentType);
     else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));
+  });
+}
+
+/** What srvx's Node adapter keeps, as `request.runtime.node`, of the request it made a Request of. */
+export interface NodeBehind {
+  readonly req: IncomingMessage & { rawBody?: unknown };
+  readonly res?: ServerResponse | undefined;
+  readonly maxRequestBodySize?: unknown;
+}
+
+/**
+ * The Node request behind a Web Request that srvx's Node adapter made, when its body can be
+ * read off it directly, as srvx's own `request.json()` does: the Request's body stream is made
+ * by `Readable.toWeb` only when something asks for it, and reading through it costs a small
+ * body as much again as reading it. node:http never hands over more than the Content-Length
+ * announced, so the Node door's pipeline reads the body with the same checks. Only a request
+ * nothing has touched yet qualifies: a body stream already made flows the request (then its
+ * stream is read, as any Request's), and so do requests srvx bounds itself
+ * (`maxRequestBodySize`), that carry a body read before (`rawBody`), or without a body (GET,
+ * HEAD: srvx gives them none). `verify` and `rawBody` are given the Request, so a parser with
+ * either reads the Request's stream. @hono/node-server keeps its Node request in private
+ * symbols: its Requests are read through their stream.
+ */
+export function nodeRequestBehind(
+  request: WebRequest,
+  options: ResolvedOptions,
+): NodeBehind | null {
+  if (options.verify !== null || options.rawBody) return null;
+  const node = (request as { runtime?: { node?: NodeBehind } }).runtime?.node;
+  const req = node?.req;
+  if (typeof req?.on !== 'function' || typeof req.headers !== 'object') return null;
+  if ((node as NodeBehind).maxRequestBodySize !== undefined || 'rawBody' in req) return null;
+  if (req.method === 'GET' || req.method === 'HEAD') return null;
+  const untouched =
+    req.readableFlowing === null && !req.readableDidRead && !req.readableEnded && !req.destroyed;
+  return untouched ? (node as NodeBehind) : null;
+}
+
+/**
+ * `read` of a Web Request through the Node request behind it (see nodeRequestBehind): the Web
+ * door's answers (its prologue, the Request given to a type function, its default
+ * `bodyTimeout`, a failure recorded on the Request for fetchLogger), the Node door's reading.
+ */
+export function readBehind(
+  request: WebRequest,
+  node: NodeBehind,
+  { options, format, types }: WebPipeline,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (request.bodyUsed || readStarted(request)) {
+      reject(createError('stream.not.readable', {}));
+      return;
+    }
+    claimBody(request);
+    const contentType = types.of(node.req.headers['content-type']);
+    let matched: boolean;
+    try {
+      matched = typeMatches(types, request, true);
+    } catch (thrown) {
+      reject(thrown);
+      return;
+    }
+    const done: Done = (err, body) => {
+      if (err === undefined) resolve(body);
+      else {
+        recordFailure(request, err);
+        reject(err);
+      }
+    };
+    const req = node.req as BodyRequest;
+    const reader = new BehindBodyReader(req, node.res ?? null, done, null, options, format);
+    if (matched) reader.start(contentType);
+    else reader.refuse(unsupportedType(contentType));
   });
 }
 
@@ -452,6 +528,13 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     stream.on('aborted', done);
     stream.on('error', done);
     stream.resume();
+  }
+}
+
+/** A Web Request's body read off the Node request behind it: the Web door's time bound. */
+class BehindBodyReader extends NodeBodyReader {
+  protected override bodyTimeout(): number {
+    return this.options.bodyTimeout ?? WEB_BODY_TIMEOUT_MS;
   }
 }
 

@@ -49,39 +49,19 @@ import {
   readStarted,
   typeMatches,
   unsupportedType,
+  WEB_BODY_TIMEOUT_MS,
+  type WebPipeline,
 } from './prologue.js';
 import type { WebRequest } from './types.js';
 
 type Reader = ReturnType<NonNullable<WebRequest['body']>['getReader']>;
 
-/**
- * How long a Web body may take to arrive unless `bodyTimeout` says otherwise. Node's server
- * ends a request after 300 s (`requestTimeout`) and Bun's after 10 s without a byte; Deno
- * never ends a body that keeps trickling. One minute lets a slow client send the default
- * 100 KB limit at under 2 KB/s, and ends a body trickled a byte every few seconds long before
- * it could hold connections by the thousand.
- */
-export const WEB_BODY_TIMEOUT_MS = 60_000;
+export { WEB_BODY_TIMEOUT_MS } from './prologue.js';
 
 /** Whether `read` was given a Web Request rather than a Node one (whose headers are an object). */
 export function isWebRequest(value: unknown): value is WebRequest {
   const headers = (value as { headers?: { get?: unknown } } | null | undefined)?.headers;
   return typeof headers?.get === 'function' && 'body' in (value as object);
-}
-
-/**
- * A parser's resolved options and format, as the Web door reads with them, and its Content-Type
- * parses (the last header's is kept, as the middleware does on Node). A pipeline holds nothing
- * of a request.
- */
-export interface WebPipeline {
-  readonly options: ResolvedOptions;
-  readonly format: BodyFormat;
-  readonly types: ContentTypes;
-}
-
-export function webPipeline({ options, format }: Pipeline): WebPipeline {
-  return { options, format, types: new ContentTypes(options) };
 }
 
 /**
