@@ -30,9 +30,7 @@
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
-import type { ResolvedOptions } from './options.js';
 import {
-  type BodyFormat,
   BodyReader,
   type Done,
   DRAIN_LIMIT_BYTES,
@@ -40,11 +38,9 @@ import {
   discard,
   ignore,
   lengthOf,
-  type Pipeline,
 } from './pipeline.js';
 import {
   abortedBeforeRead,
-  ContentTypes,
   claimBody,
   readStarted,
   typeMatches,
