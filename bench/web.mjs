@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The Web-standard door, in process, side by side in one run, on whichever runtime runs it:
 //
-//   node bench/web.mjs            (Node)         bun bench/web.mjs            (Bun)
+//   node bench/web.mjs   (Node)   bun bench/web.mjs   (Bun)   deno run -A bench/web.mjs   (Deno)
 //   node bench/web.mjs --rounds=5 --batch-ms=200 --only=parsers|logger --clock=wall|cpu
 //
-// - parsers: `json.read(request)` against `await request.json()`, each on a fresh Web Request
-//   built the same way (the Request's own cost is in both), 100 B and 10 KB bodies. The ratio
-//   is httpware's time over request.json()'s; httpware also checks the type, the limit (on the
-//   announced length and every chunk) and prototype keys, which request.json() does not.
+// - parsers: judge suite E's cases (E1/E2): `json.read(request, { limit: '2mb' })` and a
+//   `json.reader({ limit: '2mb' })` against `await request.json()` (`urlencoded` against
+//   `URLSearchParams` for a 20-field form), each on a fresh Web Request built the same way
+//   (the Request's own cost is in both), 100 B, 10 KB and 1 MB JSON. The ratio is httpware's
+//   time over the runtime's; httpware also checks the type, the limit (on the announced length
+//   and every chunk) and prototype keys, which request.json() does not.
 // - logger: a fetch handler answering a small text body, called in process and its body read
 //   to the end (a line that waits for the delivery, json's, is written then): no logger, hono's
 //   `logger` middleware on a Hono app (against the same app without it), and httpware's
@@ -45,7 +47,9 @@ const microseconds =
 const runtime =
   typeof globalThis.Bun !== 'undefined'
     ? `bun ${globalThis.Bun.version}`
-    : `node ${process.version}`;
+    : typeof globalThis.Deno !== 'undefined'
+      ? `deno ${globalThis.Deno.version.deno}`
+      : `node ${process.version}`;
 
 // The current build, copied as the other groups copy it (lib/httpware.mjs).
 if (!process.env.HTTPWARE_BENCH_ENTRY) await snapshotHttpware();
@@ -75,8 +79,10 @@ async function batch(op, size) {
 async function measure(variants) {
   const sizes = {};
   for (const [name, op] of Object.entries(variants)) {
-    for (let i = 0; i < 200; i++) await op(); // warm-up
-    const probe = await batch(op, 500);
+    // Warm-up: 200 ops, or one second of them for a large body.
+    const until = performance.now() + 1000;
+    for (let i = 0; i < 200 && (i < 5 || performance.now() < until); i++) await op();
+    const probe = await batch(op, 20);
     sizes[name] = Math.max(50, Math.round((BATCH_MS * 1000) / probe));
   }
   const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
@@ -91,26 +97,61 @@ async function measure(variants) {
 
 const fmt = (n) => n.toFixed(2).padStart(9);
 
+/**
+ * A body of about `bytes` bytes: the JSON cases' array of small objects, or a browser-like form
+ * of `fields` flat fields.
+ */
+function parserBody(name) {
+  if (name === 'urlencoded-20') {
+    const form = new URLSearchParams();
+    for (let i = 0; i < 20; i++) form.append(`field${i}`, `value ${i} & more`);
+    return { type: 'application/x-www-form-urlencoded', text: form.toString() };
+  }
+  const bytes = { 'json-100b': 100, 'json-10kb': 10 * 1024, 'json-1mb': 1024 * 1024 }[name];
+  const items = [];
+  while (JSON.stringify(items).length < bytes)
+    items.push({ id: items.length, name: 'item', ok: true });
+  return { type: 'application/json', text: JSON.stringify(items) };
+}
+
+const PARSER_CASES = ['json-100b', 'json-10kb', 'json-1mb', 'urlencoded-20'];
+
+/**
+ * Each case as judge suite E times it: a fresh `new Request(url, { method, body, headers })`
+ * per op, its body a Uint8Array and its headers a client's, Content-Length included; the
+ * runtime's own reading (`request.json()`, or `URLSearchParams` over `request.text()` for the
+ * form) against `read` with its options written inline (`{ limit: '2mb' }`, as suite E's
+ * candidate) and against a `reader` made once.
+ */
 async function parserCases() {
   const results = {};
-  for (const [name, bytes] of [
-    ['json-100b', 100],
-    ['json-10kb', 10 * 1024],
-  ]) {
-    const items = [];
-    while (JSON.stringify(items).length < bytes)
-      items.push({ id: items.length, name: 'item', ok: true });
-    const body = JSON.stringify(items);
-    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+  for (const name of PARSER_CASES) {
+    const { type, text } = parserBody(name);
+    const body = new TextEncoder().encode(text);
+    const headers = {
+      host: '127.0.0.1',
+      'user-agent': 'bench/1.0',
+      accept: '*/*',
+      'content-type': type,
+      'content-length': String(body.length),
+    };
     const url = 'http://127.0.0.1/p';
+    const make = () => new Request(url, { method: 'POST', body, headers });
+    const form = type !== 'application/json';
+    const parser = form ? parsers.urlencoded : parsers.json;
+    const reader = parser.reader({ limit: '2mb' });
     const times = await measure({
-      'request.json()': () => new Request(url, init).json(),
-      'json.read(request)': () => parsers.json.read(new Request(url, init)),
+      runtime: form
+        ? async () => Object.fromEntries(new URLSearchParams(await make().text()))
+        : () => make().json(),
+      'read(request, options)': () => parser.read(make(), { limit: '2mb' }),
+      'reader(request)': () => reader(make()),
     });
-    const ratio = times['json.read(request)'] / times['request.json()'];
-    results[name] = { ...times, ratio };
+    const ratio = times['read(request, options)'] / times.runtime;
+    const readerRatio = times['reader(request)'] / times.runtime;
+    results[name] = { ...times, ratio, readerRatio };
     console.log(
-      `parsers ${name.padEnd(10)} request.json() ${fmt(times['request.json()'])} µs  json.read ${fmt(times['json.read(request)'])} µs  ratio ${ratio.toFixed(3)} (target ≤ 1.15)`,
+      `parsers ${name.padEnd(13)} runtime ${fmt(times.runtime)} µs  read ${fmt(times['read(request, options)'])} µs (${ratio.toFixed(3)}x)  reader ${fmt(times['reader(request)'])} µs (${readerRatio.toFixed(3)}x)`,
     );
   }
   return results;

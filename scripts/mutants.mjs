@@ -147,7 +147,7 @@ export const mutants = [
   parsers(
     'drain: a huge Content-Length is waited for',
     READ,
-    'if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {',
+    'if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {',
     'if (this.abandonRest) {',
   ),
   parsers(
@@ -238,7 +238,7 @@ export const mutants = [
   parsers(
     'next: a finished request is read again',
     READ,
-    '    if (isFinished(req)) {\n      next();',
+    '    if (bodyGone(req)) {\n      next();',
     '    if (false) {\n      next();',
   ),
   parsers(
@@ -247,7 +247,7 @@ export const mutants = [
     "req.headers['transfer-encoding'] !== undefined ||",
     '',
   ),
-  parsers('type: a non-matching type is parsed', READ, 'if (!lastMatched) {', 'if (false) {'),
+  parsers('type: a non-matching type is parsed', READ, 'if (!types.matched) {', 'if (false) {'),
   parsers(
     'charset: the parser allow-list is ignored',
     PIPELINE,
@@ -403,8 +403,8 @@ export const mutants = [
   parsers(
     'read: any Content-Type is read',
     READ,
-    '    if (matched) reader.start(contentType);',
-    '    if (true) reader.start(contentType);',
+    '    if (matched) reader.start(contentType);\n    else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));',
+    '    if (true) reader.start(contentType);\n    else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));',
   ),
 
   // No submitted value in a line, a record or the 422 (issue 30).
@@ -460,7 +460,7 @@ export const mutants = [
   hostile(
     'read: an HTTP/2 stream reset before read taken for a body read',
     READ,
-    '  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {\n    return abortedBefore(req);\n  }\n',
+    '  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {\n    return abortedBeforeRead(announcedLength(req));\n  }\n',
     '',
     ['test/hostile/read-lifecycle'],
   ),
@@ -1059,12 +1059,7 @@ export const mutants = [
     'test/hostile/read-lifecycle',
   ),
   pinned(
-    parsers(
-      'read: a second read is not refused',
-      READ,
-      '    readsStarted.has(req)\n',
-      '    false\n',
-    ),
+    parsers('read: a second read is not refused', READ, '    readStarted(req)\n', '    false\n'),
     'test/hostile/read-lifecycle',
   ),
   pinned(
@@ -1242,8 +1237,8 @@ export const mutants = [
   hostile(
     'timeout: a Node body that timed out is drained first',
     READ,
-    'if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {',
-    'if (declared - this.consumed > DRAIN_LIMIT_BYTES) {',
+    'if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {',
+    'if (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES) {',
     ['test/hostile/slow-clients'],
   ),
   hostile(
@@ -2009,5 +2004,40 @@ export const mutants = [
     '  return undiciLength(response) ?? denoLength(response);',
     '  return denoLength(response);',
     ['test/web/fetch-logger'],
+  ),
+  hostile(
+    'web: read keeps the pipeline of options whose values changed',
+    'src/parsers/define.ts',
+    '    if (known !== null && sameValues(options, known.values)) return known.pipeline;',
+    '    if (known !== null) return known.pipeline;',
+    ['test/web/read-options'],
+  ),
+  hostile(
+    'web: read keeps the pipeline of options holding an object',
+    'src/parsers/define.ts',
+    "    if (typeof value === 'object' && value !== null) return null;",
+    '',
+    ['test/web/read-options'],
+  ),
+  hostile(
+    'web: srvx Requests read through their body stream',
+    READ,
+    '  return untouched ? (node as NodeBehind) : null;',
+    '  return null;',
+    ['test/web/srvx-node-request'],
+  ),
+  hostile(
+    'web: a failure read off the Node request behind a Request not recorded on it',
+    READ,
+    '        recordFailure(request, err);\n',
+    '',
+    ['test/web/srvx-node-request'],
+  ),
+  hostile(
+    'web: a srvx request whose stream was made read off the Node request',
+    READ,
+    '    req.readableFlowing === null && !req.readableDidRead && !req.readableEnded && !req.destroyed;',
+    '    !req.readableDidRead && !req.readableEnded && !req.destroyed;',
+    ['test/web/srvx', 'test/hostile/web-adapters'],
   ),
 ];

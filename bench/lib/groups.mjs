@@ -1,6 +1,11 @@
 // The groups: what runs side by side, which ratios are taken per cycle (or counted), and
 // the targets each group is held to.
 
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { instructionsPerRequest } from './instructions.mjs';
 import { fmt, table, verdict } from './report.mjs';
 import { runInProcess, runLoopback } from './scheduler.mjs';
@@ -891,6 +896,153 @@ export async function loggerInstructions(options, log) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The Web door's read on each runtime there is (judge suite E's E1/E2 cases, bench/web.mjs):
+ * Node always, Bun and Deno when their binaries are found (HTTPWARE_BUN / HTTPWARE_DENO, or
+ * the test runtimes' cache, ~/.cache/httpware/runtimes). Each round is a fresh process per
+ * runtime; a ratio is the median of the rounds, with their range.
+ */
+export async function webInProcess(options, log) {
+  const rounds = options.inproc.rounds;
+  const batchMs = options.quick ? 40 : 100;
+  const inner = options.quick ? 2 : 5;
+  const rows = [];
+  const targets = [];
+  const summary = {};
+  const problems = [];
+  for (const [name, command] of webRuntimes()) {
+    const perRound = [];
+    for (let round = 1; round <= rounds; round++) {
+      log(`web: ${name}, round ${round}/${rounds}`);
+      try {
+        perRound.push(await runWebChild(command, inner, batchMs));
+      } catch (err) {
+        problems.push(`web on ${name}: ${err.message}`);
+        break;
+      }
+    }
+    if (perRound.length === 0) continue;
+    summary[name] = { runtime: perRound[0].runtime, cases: {} };
+    for (const kase of Object.keys(perRound[0].parsers)) {
+      const of = (key) => perRound.map((r) => r.parsers[kase][key]);
+      const ratio = of('ratio');
+      const readerRatio = of('readerRatio');
+      summary[name].cases[kase] = { ratio: median(ratio), readerRatio: median(readerRatio) };
+      const us = (key) => median(of(key)).toFixed(2);
+      const range = (values) =>
+        `${fmt.x(median(values))} [${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}]`;
+      rows.push([
+        perRound[0].runtime,
+        kase,
+        us('runtime'),
+        us('read(request, options)'),
+        range(ratio),
+        us('reader(request)'),
+        range(readerRatio),
+      ]);
+      const limit = webLimit(name, kase);
+      targets.push(
+        target(
+          `web.${name}.${kase}-vs-runtime`,
+          `${kase}: read(request, { limit }) time / the runtime's own reading, on ${name}`,
+          median(ratio),
+          '<=',
+          limit,
+          `<= ${limit.toFixed(2)}`,
+        ),
+      );
+    }
+  }
+  return {
+    key: 'web',
+    title: `Web door: read(Request) against the runtime's own reading, in process (µs per op, ${rounds} processes per runtime)`,
+    text: table(
+      [
+        'runtime',
+        'case',
+        'runtime µs',
+        'read µs',
+        'read x runtime',
+        'reader µs',
+        'reader x runtime',
+      ],
+      rows,
+    ),
+    targets,
+    summary,
+    problems,
+  };
+}
+
+/** Issue 43's targets: from 10 KB 1.10; below, 1.15 on Node, 1.5 on Bun and Deno (forms: Node's only). */
+function webLimit(runtime, kase) {
+  if (kase === 'json-10kb' || kase === 'json-1mb') return 1.1;
+  if (runtime === 'node') return 1.15;
+  return 1.5;
+}
+
+/** [name, argv] of each runtime to run bench/web.mjs on. */
+function webRuntimes() {
+  const cache = join(homedir(), '.cache/httpware/runtimes');
+  const found = (env, pattern, tail) => {
+    if (process.env[env]) return process.env[env];
+    try {
+      const dir = readdirSync(cache).find((entry) => pattern.test(entry));
+      const binary = dir && join(cache, dir, tail);
+      return binary && existsSync(binary) ? binary : null;
+    } catch {
+      return null;
+    }
+  };
+  const runtimes = [['node', [process.execPath, WEB_SCRIPT]]];
+  const bun = found('HTTPWARE_BUN', /^@oven\+bun-linux/, 'bin/bun');
+  if (bun) runtimes.push(['bun', [bun, WEB_SCRIPT]]);
+  const deno = found('HTTPWARE_DENO', /^@deno\+linux/, 'deno');
+  if (deno) runtimes.push(['deno', [deno, 'run', '-A', WEB_SCRIPT]]);
+  return runtimes;
+}
+
+const WEB_SCRIPT = fileURLToPath(new URL('../web.mjs', import.meta.url));
+
+/** One run of bench/web.mjs's parser cases; its last line of stdout, parsed. */
+function runWebChild([file, ...args], rounds, batchMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      file,
+      [...args, '--only=parsers', `--rounds=${rounds}`, `--batch-ms=${batchMs}`],
+      {
+        // The snapshot this run measures (run.mjs made it): every runtime reads the same build.
+        env: {
+          ...process.env,
+          HTTPWARE_BENCH_ENTRY: fileURLToPath(
+            new URL('../.snapshot/entries/index.mjs', import.meta.url),
+          ),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !last.startsWith('{')) {
+        reject(new Error(`exit ${code}: ${err.trim().split('\n').slice(-3).join(' ')}`));
+        return;
+      }
+      resolve(JSON.parse(last));
+    });
+  });
+}
+
 export const GROUPS = {
   'logger-inproc': loggerInProcess,
   'logger-instructions': loggerInstructions,
@@ -900,4 +1052,5 @@ export const GROUPS = {
   'parsers-inproc': parsersInProcess,
   'parsers-alone': parsersAlone,
   'parsers-loopback': parsersLoopback,
+  web: webInProcess,
 };

@@ -230,21 +230,14 @@ interface Choice {
 /** The parsers Fastify has built in, which give way to ours in this context (see httpwareParsers). */
 const FASTIFY_PARSERS = ['application/json', 'text/plain'];
 
-const DEFAULT_TYPES = {
-  json: 'application/json',
-  urlencoded: 'application/x-www-form-urlencoded',
-  text: 'text/plain',
-  raw: 'application/octet-stream',
-} as const;
-
 // RFC 9110 sec 8.3.1: media-type = type "/" subtype, each a token; no wildcard, no `+json`
 // suffix pattern, no type-is shorthand (`json`): one media type Fastify can look up as it is.
 const EXACT_MEDIA_TYPE = /^[\w!#$&^.-]+\/[\w!#$&^.+-]+$/;
 
 /** The media types a `type` option lists, if each is one exact media type (else null). */
-function exactTypesOf(type: unknown, name: ParserName): readonly string[] | null {
+function exactTypesOf(type: unknown, defaultType: string): readonly string[] | null {
   if (typeof type === 'function') return null;
-  const list: unknown[] = Array.isArray(type) ? type : [type || DEFAULT_TYPES[name]];
+  const list: unknown[] = Array.isArray(type) ? type : [type || defaultType];
   if (list.length === 0) return null;
   const types: string[] = [];
   for (const entry of list) {
@@ -287,7 +280,7 @@ function choicesOf(options: FastifyParsersOptions): Choice[] {
           ? matchesType
           : (_: string | null, req: IncomingMessage) => Boolean(typeFunction(req)),
       mayTake: typeFunction === null ? matchesType : () => true,
-      exactTypes: exactTypesOf((parserOptions as { type?: unknown }).type, name),
+      exactTypes: exactTypesOf((parserOptions as { type?: unknown }).type, pipeline.defaultType),
       limited: new Map(),
     });
   }
@@ -308,7 +301,7 @@ function fastifyJson(options: JsonReadOptions & FastifyJsonOptions): Pipeline {
   if (emptyBody === 'object') return pipeline;
   const { charsets, parse } = pipeline.format;
   return {
-    options: pipeline.options,
+    ...pipeline,
     format: {
       charsets,
       parse: (body, charset) => {

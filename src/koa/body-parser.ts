@@ -157,13 +157,14 @@ const anyRequest = (): boolean => true;
  * A kind's parser that also returns the text it parsed: the incumbents' `ctx.request.rawBody`
  * is that string (co-body's `returnRawBody`).
  */
-function keepingText({ options, format }: Pipeline): Pipeline {
+function keepingText(pipeline: Pipeline): Pipeline {
+  const format = pipeline.format;
   const parse = format.parse;
   const keeping: BodyFormat = {
     charsets: format.charsets,
     parse: (text, charset): Parsed => ({ body: parse(text, charset), raw: text as string }),
   };
-  return { options, format: keeping };
+  return { ...pipeline, format: keeping };
 }
 
 function enableTypesOption(value: unknown): ReadonlySet<BodyType> {

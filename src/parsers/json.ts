@@ -3,15 +3,18 @@
 
 import { createError, type ErrorDetails, HttpwareError, HttpwareSyntaxError } from '../errors.js';
 import { unicodeOnly } from './charset.js';
+import { definePipeline } from './define.js';
 import { resolveJsonOptions, resolveOptions } from './options.js';
-import { definePipeline, type Pipeline } from './read-body.js';
+import type { Pipeline } from './pipeline.js';
 import type { JsonOptions, JsonParser, ProtoPoisoningAction } from './types.js';
 
 // RFC 8259 sec 2: ws = *( %x20 / %x09 / %x0A / %x0D ); the first character after it.
 const FIRST_NON_WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
 
+const JSON_TYPE = 'application/json';
+
 export function jsonPipeline(options?: JsonOptions): Pipeline {
-  const common = resolveOptions(options, 'application/json');
+  const common = resolveOptions(options, JSON_TYPE);
   const { reviver, parse: custom, strict, onProtoPoisoning } = resolveJsonOptions(options);
 
   const parse = (body: string | Buffer): unknown => {
@@ -37,7 +40,7 @@ export function jsonPipeline(options?: JsonOptions): Pipeline {
     return guarded && reviver === undefined ? guardPrototype(value, text, onProtoPoisoning) : value;
   };
 
-  return { options: common, format: { charsets: unicodeOnly, parse } };
+  return { options: common, format: { charsets: unicodeOnly, parse }, defaultType: JSON_TYPE };
 }
 
 export const json: JsonParser = definePipeline<JsonParser>('json', jsonPipeline);

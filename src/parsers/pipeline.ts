@@ -47,6 +47,8 @@ export const DRAIN_LIMIT_MS = 1000;
 export interface Pipeline {
   readonly options: ResolvedOptions;
   readonly format: BodyFormat;
+  /** The media type the parser takes when its `type` option is not given. */
+  readonly defaultType: string;
 }
 
 // Encoded bodies announced at most this long are collected whole and inflated in one call of
@@ -642,9 +644,17 @@ function adopted(
   return new HttpwareError(type, details, { message: thrown.message, status, cause: thrown });
 }
 
+/**
+ * Whether a Content-Length counts as announced: present and a number, as type-is reads it
+ * (RFC 9112 sec 6.3: even `0` means a body, of length zero).
+ */
+export function isLength(declared: string | null | undefined): declared is string {
+  return declared != null && !Number.isNaN(Number(declared));
+}
+
 /** A Content-Length as a number, or null when there is none (or it is not a number). */
 export function lengthOf(declared: string | null | undefined): number | null {
-  return declared != null && !Number.isNaN(Number(declared)) ? Number.parseInt(declared, 10) : null;
+  return isLength(declared) ? Number.parseInt(declared, 10) : null;
 }
 
 /** Whether the application returned a promise (or any thenable) rather than a value. */

@@ -1,8 +1,8 @@
-// A parser's two forms, and its Node door. A parser is a middleware (createReader) and a promise
-// form, `read`, which takes a Node request or a Web `Request` (web-body.ts): one set of options,
-// one pipeline (pipeline.ts: charset, coding, limits, verify, decode, parse, schema), so a body
-// gets the same answer, and the same error, whichever way it came in. This file is the Node
-// side, in body-parser's order:
+// The Node door of a parser's two forms (define.ts): the middleware (createReader) and `read`
+// given a Node request (readBody). A Web `Request` is web-body.ts's; both read through one
+// pipeline (pipeline.ts: charset, coding, limits, verify, decode, parse, schema), after the same
+// prologue (prologue.ts), so a body gets the same answer, and the same error, whichever way it
+// came in. This side, in body-parser's order:
 //   already read? -> has a body? -> type matches? -> [the pipeline] -> next() (or the promise).
 // Every error after the type matched is delivered once the rest of the body is drained (up to
 // a bound; a body that timed out is not drained, its connection is closed), so the client can
@@ -23,6 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerHttp2Stream } from 'node:http2';
 import type { Readable, Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
+import { recordFailure } from '../failures.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
@@ -35,13 +36,21 @@ import {
   DRAIN_LIMIT_MS,
   discard,
   ignore,
+  isLength,
   lengthOf,
-  type Pipeline,
 } from './pipeline.js';
-import type { ParserMiddleware } from './types.js';
-import { isWebRequest, readWebBody, type WebPipeline, webPipeline } from './web-body.js';
+import {
+  abortedBeforeRead,
+  ContentTypes,
+  claimBody,
+  readStarted,
+  typeMatches,
+  unsupportedType,
+  WEB_BODY_TIMEOUT_MS,
+  type WebPipeline,
+} from './prologue.js';
+import type { ParserMiddleware, WebRequest } from './types.js';
 
-export type { Pipeline } from './pipeline.js';
 export { DRAIN_LIMIT_MS } from './pipeline.js';
 
 type Next = (err?: unknown) => void;
@@ -53,7 +62,7 @@ type Http2Request = IncomingMessage & { readonly stream: ServerHttp2Stream };
  * Whether the request's body was already consumed, or can no longer come (on-finished's test,
  * which body-parser uses): a parser that finds this leaves `req.body` alone.
  */
-function isFinished(req: IncomingMessage & { upgrade?: boolean }): boolean {
+function bodyGone(req: IncomingMessage & { upgrade?: boolean }): boolean {
   const socket = req.socket;
   return Boolean(req.upgrade || !socket || !socket.readable || (req.complete && !req.readable));
 }
@@ -72,80 +81,15 @@ function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (
     req.headers['transfer-encoding'] !== undefined ||
-    (length !== undefined && !Number.isNaN(Number(length))) ||
+    isLength(length) ||
     (req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)
   );
 }
 
-/**
- * A parser: called with options, its middleware; its `read(req, options)`, the same pipeline as
- * a promise. `prepare` resolves the options (a bad one throws its TypeError: at creation for
- * the middleware, as the rejection of `read`). `read` has no creation step, so the options it
- * is given are resolved on every call: a few object reads and, for a `type`, a string split
- * (the caller's object may have changed since the last call, so it is never cached).
- */
-export function definePipeline<Parser>(
-  name: string,
-  prepare: (options?: never) => Pipeline,
-): Parser {
-  const parser = (options?: never): ParserMiddleware => {
-    const { options: resolved, format } = prepare(options);
-    return createReader(resolved, format);
-  };
-  // A Web `read` without options (the common call in a fetch handler) resolves them once, on
-  // first use: resolving builds the type matcher and the parser's closures, which on a small
-  // body cost as much as reading it. A pipeline holds nothing of a request, so one serves all.
-  let defaults: WebPipeline | null = null;
-  const read = (req: IncomingMessage, options?: never): Promise<unknown> => {
-    let pipeline: Pipeline;
-    let res: ServerResponse | null;
-    try {
-      if (isWebRequest(req)) {
-        if (options !== undefined) return readWebBody(req, webPipeline(prepare(options)));
-        defaults ??= webPipeline(prepare());
-        return readWebBody(req, defaults);
-      }
-      if (typeof req?.on !== 'function' || typeof req.headers !== 'object') {
-        throw new TypeError('read needs the request (an http.IncomingMessage or a Web Request)');
-      }
-      res = responseOf(req, options);
-      pipeline = prepare(options);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return readBody(req, res, pipeline.options, pipeline.format);
-  };
-  Object.defineProperty(parser, 'name', { value: name });
-  return Object.assign(parser, { read }) as Parser;
-}
-
-/** The `res` option of `read`, or Express's `req.res`, or null. */
-function responseOf(req: IncomingMessage, options: unknown): ServerResponse | null {
-  const given = (options as { res?: unknown } | null | undefined)?.res;
-  const res = given ?? (req as IncomingMessage & { res?: unknown }).res ?? null;
-  if (res !== null && typeof (res as Partial<ServerResponse>).setHeader !== 'function') {
-    throw new TypeError('option res must be the response (an http.ServerResponse)');
-  }
-  return res as ServerResponse | null;
-}
-
 /** The middleware for one parser: options resolved once, the format's policy and parse. */
 export function createReader(options: ResolvedOptions, format: BodyFormat): ParserMiddleware {
-  // Clients send the same Content-Type header request after request: the last header's parse
-  // and whether it matched are kept (per parser, as the match is this parser's), which spares
-  // most requests an allocation, a scan of the header and the matching. A ContentType is never
-  // changed once made, so sharing it between requests is safe.
-  let lastHeader: string | undefined;
-  let lastContentType: ContentType = parseContentType(undefined);
-  let lastMatched = false;
-  const contentTypeOf = (header: string | undefined): ContentType => {
-    if (header !== lastHeader || header === undefined) {
-      lastContentType = parseContentType(header);
-      lastMatched = options.matchesType(lastContentType.type);
-      lastHeader = header;
-    }
-    return lastContentType;
-  };
+  // The last Content-Type's parse and match are kept per parser, as the match is this parser's.
+  const types = new ContentTypes(options);
 
   const legacyEmptyBody = options.legacyEmptyBody;
 
@@ -153,7 +97,7 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
     // The legacyEmptyBody option: body-parser 1.x's `req.body = req.body || {}` (for undefined
     // only), before every check that passes the request over; one comparison when it is off.
     if (legacyEmptyBody && (req as BodyRequest).body === undefined) (req as BodyRequest).body = {};
-    if (isFinished(req)) {
+    if (bodyGone(req)) {
       next();
       return;
     }
@@ -179,8 +123,8 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
         return;
       }
     } else {
-      contentType = contentTypeOf(req.headers['content-type']);
-      if (!lastMatched) {
+      contentType = types.of(req.headers['content-type']);
+      if (!types.matched) {
         next();
         return;
       }
@@ -226,21 +170,17 @@ export function readBody(
       reject(refused);
       return;
     }
-    readsStarted.add(payload ?? req);
-    let contentType: ContentType | undefined;
-    let matched = true;
-    if (hasBody(req)) {
-      if (options.typeFunction !== null) {
-        try {
-          matched = Boolean(options.typeFunction(req));
-        } catch (thrown) {
-          reject(thrown);
-          return;
-        }
-      } else {
-        contentType = parseContentType(req.headers['content-type']);
-        matched = options.matchesType(contentType.type);
-      }
+    claimBody(payload ?? req);
+    const types = new ContentTypes(options);
+    const withBody = hasBody(req);
+    const header = req.headers['content-type'];
+    const contentType = withBody && options.typeFunction === null ? types.of(header) : undefined;
+    let matched: boolean;
+    try {
+      matched = typeMatches(types, req, withBody);
+    } catch (thrown) {
+      reject(thrown);
+      return;
     }
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const reader =
@@ -248,19 +188,82 @@ export function readBody(
         ? new NodeBodyReader(req as BodyRequest, res, done, null, options, format)
         : new PayloadBodyReader(req as BodyRequest, res, done, null, options, format, payload);
     if (matched) reader.start(contentType);
-    else {
-      const mediaType = (contentType ?? parseContentType(req.headers['content-type'])).type;
-      reader.refuse(createError('media.type.unsupported', { mediaType: mediaType ?? '' }));
-    }
+    else reader.refuse(unsupportedType(contentType ?? parseContentType(header)));
   });
 }
 
+/** What srvx's Node adapter keeps, as `request.runtime.node`, of the request it made a Request of. */
+export interface NodeBehind {
+  readonly req: IncomingMessage & { rawBody?: unknown };
+  readonly res?: ServerResponse | undefined;
+  readonly maxRequestBodySize?: unknown;
+}
+
 /**
- * The requests a `read` was called for: a second `read` of one, concurrent or later, is refused
- * rather than sharing its body with the first (each would get part of it, or both all of it
- * through two 'data' listeners). Only `read` uses it; the middleware's own test is isFinished.
+ * The Node request behind a Web Request that srvx's Node adapter made, when its body can be
+ * read off it directly, as srvx's own `request.json()` does: the Request's body stream is made
+ * by `Readable.toWeb` only when something asks for it, and reading through it costs a small
+ * body as much again as reading it. node:http never hands over more than the Content-Length
+ * announced, so the Node door's pipeline reads the body with the same checks. Only a request
+ * nothing has touched yet qualifies: a body stream already made flows the request (then its
+ * stream is read, as any Request's), and so do requests srvx bounds itself
+ * (`maxRequestBodySize`), that carry a body read before (`rawBody`), or without a body (GET,
+ * HEAD: srvx gives them none). `verify` and `rawBody` are given the Request, so a parser with
+ * either reads the Request's stream. @hono/node-server keeps its Node request in private
+ * symbols: its Requests are read through their stream.
  */
-const readsStarted = new WeakSet<Readable>();
+export function nodeRequestBehind(
+  request: WebRequest,
+  options: ResolvedOptions,
+): NodeBehind | null {
+  if (options.verify !== null || options.rawBody) return null;
+  const node = (request as { runtime?: { node?: NodeBehind } }).runtime?.node;
+  const req = node?.req;
+  if (typeof req?.on !== 'function' || typeof req.headers !== 'object') return null;
+  if ((node as NodeBehind).maxRequestBodySize !== undefined || 'rawBody' in req) return null;
+  if (req.method === 'GET' || req.method === 'HEAD') return null;
+  const untouched =
+    req.readableFlowing === null && !req.readableDidRead && !req.readableEnded && !req.destroyed;
+  return untouched ? (node as NodeBehind) : null;
+}
+
+/**
+ * `read` of a Web Request through the Node request behind it (see nodeRequestBehind): the Web
+ * door's answers (its prologue, the Request given to a type function, its default
+ * `bodyTimeout`, a failure recorded on the Request for fetchLogger), the Node door's reading.
+ */
+export function readBehind(
+  request: WebRequest,
+  node: NodeBehind,
+  { options, format, types }: WebPipeline,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    if (request.bodyUsed || readStarted(request)) {
+      reject(createError('stream.not.readable', {}));
+      return;
+    }
+    claimBody(request);
+    const contentType = types.of(node.req.headers['content-type']);
+    let matched: boolean;
+    try {
+      matched = typeMatches(types, request, true);
+    } catch (thrown) {
+      reject(thrown);
+      return;
+    }
+    const done: Done = (err, body) => {
+      if (err === undefined) resolve(body);
+      else {
+        recordFailure(request, err);
+        reject(err);
+      }
+    };
+    const req = node.req as BodyRequest;
+    const reader = new BehindBodyReader(req, node.res ?? null, done, null, options, format);
+    if (matched) reader.start(contentType);
+    else reader.refuse(unsupportedType(contentType));
+  });
+}
 
 /**
  * Why `read` cannot read this request's body, if it cannot. Besides a body already read (even
@@ -282,7 +285,7 @@ function unreadable(
   // node:http2 ends a request whose client reset its stream as if the body were whole
   // (`readableEnded`, `complete`): its public `aborted` is what tells the body was cut.
   if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {
-    return abortedBefore(req);
+    return abortedBeforeRead(announcedLength(req));
   }
   if (
     req.readableDidRead ||
@@ -290,12 +293,14 @@ function unreadable(
     req.readableFlowing === true ||
     req.upgrade ||
     res?.writableEnded === true ||
-    readsStarted.has(req)
+    readStarted(req)
   ) {
     return createError('stream.not.readable', {});
   }
   if (req.destroyed) {
-    return req.complete ? createError('stream.not.readable', {}) : abortedBefore(req);
+    return req.complete
+      ? createError('stream.not.readable', {})
+      : abortedBeforeRead(announcedLength(req));
   }
   return null;
 }
@@ -306,7 +311,7 @@ function unreadable(
  * by someone else (flowing). The request itself is not asked: it is the hook's to read, and flows into it.
  */
 function unreadablePayload(req: IncomingMessage, payload: Readable): unknown {
-  if (req.destroyed && !req.complete) return abortedBefore(req);
+  if (req.destroyed && !req.complete) return abortedBeforeRead(announcedLength(req));
   // It failed before it could be read (its hook's stream errs at the first byte it is given).
   if (payload.errored) return payloadFailure(payload.errored);
   if (
@@ -314,22 +319,11 @@ function unreadablePayload(req: IncomingMessage, payload: Readable): unknown {
     payload.readableEnded ||
     payload.readableFlowing === true ||
     payload.destroyed ||
-    readsStarted.has(payload)
+    readStarted(payload)
   ) {
     return createError('stream.not.readable', {});
   }
   return null;
-}
-
-/** A request whose client left before `read` was called: nothing of its body was read. */
-function abortedBefore(req: IncomingMessage): HttpwareError {
-  const length = announcedLength(req);
-  return createError('request.aborted', {
-    code: 'ECONNABORTED',
-    expected: length,
-    length,
-    received: 0,
-  });
 }
 
 /**
@@ -489,12 +483,12 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
    */
   protected drain(callback: () => void): void {
     const { req, res } = this;
-    if (isFinished(req)) {
+    if (bodyGone(req)) {
       callback();
       return;
     }
-    const declared = Number(req.headers['content-length']);
-    if (this.abandonRest || declared - this.consumed > DRAIN_LIMIT_BYTES) {
+    const declared = announcedLength(req);
+    if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {
       abandon(req, res);
       callback();
       return;
@@ -534,6 +528,13 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
     stream.on('aborted', done);
     stream.on('error', done);
     stream.resume();
+  }
+}
+
+/** A Web Request's body read off the Node request behind it: the Web door's time bound. */
+class BehindBodyReader extends NodeBodyReader {
+  protected override bodyTimeout(): number {
+    return this.options.bodyTimeout ?? WEB_BODY_TIMEOUT_MS;
   }
 }
 

@@ -341,6 +341,17 @@ export interface Parser<Options, Read, Body, Encoding extends string | null = st
     request: R,
     options?: WebReadOptions<Read, R, Encoding>,
   ): Promise<Body>;
+  /**
+   * `read` for Web Requests with its options resolved once, now (a bad one throws its
+   * TypeError here), as the middleware's are: the fast form for a fetch handler, made once
+   * and called per request.
+   */
+  reader<R extends WebRequest, S extends StandardSchemaV1>(
+    options: WithSchema<WebReadOptions<Read, R, Encoding>, S>,
+  ): (request: R) => Promise<Output<S>>;
+  reader<R extends WebRequest = WebRequest>(
+    options?: WebReadOptions<Read, R, Encoding>,
+  ): (request: R) => Promise<Body>;
 }
 
 /** `json`: the body is any JSON value (untrusted: validate it, or give a `schema`). */

@@ -13,12 +13,13 @@
 import qs from 'qs';
 import { createError } from '../errors.js';
 import { formCharsets } from './charset.js';
+import { definePipeline } from './define.js';
 import {
   type ResolvedUrlencodedOptions,
   resolveOptions,
   resolveUrlencodedOptions,
 } from './options.js';
-import { definePipeline, type Pipeline } from './read-body.js';
+import type { Pipeline } from './pipeline.js';
 import type { UrlencodedOptions, UrlencodedParser } from './types.js';
 
 type Flat = Record<string, string | string[]>;
@@ -38,11 +39,13 @@ export interface QsRules {
 
 const BODY_PARSER_QS: QsRules = { allowDots: false, strictDepth: true };
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 export function urlencodedPipeline(
   options?: UrlencodedOptions,
   rules: QsRules = BODY_PARSER_QS,
 ): Pipeline {
-  const common = resolveOptions(options, 'application/x-www-form-urlencoded');
+  const common = resolveOptions(options, FORM_TYPE);
   const resolved = resolveUrlencodedOptions(options, common);
   const grammar = resolved.extended ? extendedGrammar(resolved, rules) : flatGrammar(resolved);
   const parameterLimit = resolved.parameterLimit;
@@ -63,7 +66,7 @@ export function urlencodedPipeline(
     return grammar(text, charset ?? 'utf-8', count);
   };
 
-  return { options: common, format: { charsets: formCharsets, parse } };
+  return { options: common, format: { charsets: formCharsets, parse }, defaultType: FORM_TYPE };
 }
 
 export const urlencoded: UrlencodedParser = definePipeline<UrlencodedParser>(

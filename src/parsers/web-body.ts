@@ -30,10 +30,7 @@
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
-import { type ContentType, parseContentType } from './media-type.js';
-import type { ResolvedOptions } from './options.js';
 import {
-  type BodyFormat,
   BodyReader,
   type Done,
   DRAIN_LIMIT_BYTES,
@@ -41,52 +38,26 @@ import {
   discard,
   ignore,
   lengthOf,
-  type Pipeline,
 } from './pipeline.js';
+import {
+  abortedBeforeRead,
+  claimBody,
+  readStarted,
+  typeMatches,
+  unsupportedType,
+  WEB_BODY_TIMEOUT_MS,
+  type WebPipeline,
+} from './prologue.js';
 import type { WebRequest } from './types.js';
 
 type Reader = ReturnType<NonNullable<WebRequest['body']>['getReader']>;
 
-/**
- * How long a Web body may take to arrive unless `bodyTimeout` says otherwise. Node's server
- * ends a request after 300 s (`requestTimeout`) and Bun's after 10 s without a byte; Deno
- * never ends a body that keeps trickling. One minute lets a slow client send the default
- * 100 KB limit at under 2 KB/s, and ends a body trickled a byte every few seconds long before
- * it could hold connections by the thousand.
- */
-export const WEB_BODY_TIMEOUT_MS = 60_000;
+export { WEB_BODY_TIMEOUT_MS } from './prologue.js';
 
 /** Whether `read` was given a Web Request rather than a Node one (whose headers are an object). */
 export function isWebRequest(value: unknown): value is WebRequest {
   const headers = (value as { headers?: { get?: unknown } } | null | undefined)?.headers;
   return typeof headers?.get === 'function' && 'body' in (value as object);
-}
-
-/** The Requests a `read` was called for: a second `read` of one is refused, as on Node. */
-const readsStarted = new WeakSet<object>();
-
-/**
- * A parser's resolved options and format, as the Web door reads with them, and the last
- * Content-Type header it saw: requests send the same one over and over, so its parse and
- * whether it matched are kept (a ContentType is never changed once made, so it can be shared),
- * as the middleware does on Node. A pipeline holds nothing of a request.
- */
-export interface WebPipeline {
-  readonly options: ResolvedOptions;
-  readonly format: BodyFormat;
-  lastHeader: string | null;
-  lastContentType: ContentType;
-  lastMatched: boolean;
-}
-
-export function webPipeline({ options, format }: Pipeline): WebPipeline {
-  return {
-    options,
-    format,
-    lastHeader: null,
-    lastContentType: parseContentType(undefined),
-    lastMatched: false,
-  };
 }
 
 /**
@@ -105,12 +76,12 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
       reject(refused);
       return;
     }
-    readsStarted.add(request);
+    claimBody(request);
     const header = request.headers.get('content-type');
-    const contentType = contentTypeOf(pipeline, header);
+    const contentType = pipeline.types.of(header);
     let matched: boolean;
     try {
-      matched = typeMatches(request, body === null, pipeline, contentType);
+      matched = typeMatches(pipeline.types, request, body !== null);
     } catch (thrown) {
       reject(thrown);
       return;
@@ -122,41 +93,8 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
     reader.signal = signal;
     reader.contentType = header;
     if (matched) reader.start(contentType);
-    else
-      reader.refuse(createError('media.type.unsupported', { mediaType: contentType.type ?? '' }));
+    else reader.refuse(unsupportedType(contentType));
   });
-}
-
-/** The Content-Type's parse, kept for the next request when it is a header (see WebPipeline). */
-function contentTypeOf(pipeline: WebPipeline, header: string | null): ContentType {
-  if (header === null) return parseContentType(undefined);
-  if (header !== pipeline.lastHeader) {
-    const contentType = parseContentType(header);
-    pipeline.lastMatched =
-      pipeline.options.typeFunction === null && pipeline.options.matchesType(contentType.type);
-    pipeline.lastContentType = contentType;
-    pipeline.lastHeader = header;
-  }
-  return pipeline.lastContentType;
-}
-
-/**
- * Whether the body is of the parser's type: by the `type` option, or the application's type
- * function, given the Request (what it throws rejects the read). A Request without a body has
- * no type to check, as a Node request without one.
- */
-function typeMatches(
-  request: WebRequest,
-  bodiless: boolean,
-  pipeline: WebPipeline,
-  contentType: ContentType,
-): boolean {
-  if (bodiless) return true;
-  const { options } = pipeline;
-  if (options.typeFunction !== null) return Boolean(options.typeFunction(request as never));
-  return contentType === pipeline.lastContentType && pipeline.lastHeader !== null
-    ? pipeline.lastMatched
-    : options.matchesType(contentType.type);
 }
 
 /**
@@ -174,17 +112,11 @@ function unreadable(
   body: WebRequest['body'],
   signal: WebRequest['signal'],
 ): HttpwareError | null {
-  if (request.bodyUsed || body?.locked === true || readsStarted.has(request)) {
+  if (request.bodyUsed || body?.locked === true || readStarted(request)) {
     return createError('stream.not.readable', {});
   }
   if (signal?.aborted === true) {
-    const length = lengthOf(request.headers.get('content-length'));
-    return createError('request.aborted', {
-      code: 'ECONNABORTED',
-      expected: length,
-      length,
-      received: 0,
-    });
+    return abortedBeforeRead(lengthOf(request.headers.get('content-length')));
   }
   return null;
 }

@@ -17,11 +17,12 @@ test('the parsers object carries exactly the four factories, toResponse and prob
   ]);
 });
 
-test('each factory keeps its name and carries read, its promise form, and nothing else', () => {
+test('each factory keeps its name and carries read, its promise form, and reader, nothing else', () => {
   for (const name of ['json', 'raw', 'text', 'urlencoded'] as const) {
     const parser = parsers[name];
     assert.equal(parser.name, name);
-    assert.deepEqual(Object.keys(parser), ['read']);
+    assert.deepEqual(Object.keys(parser), ['read', 'reader']);
     assert.equal(typeof parser.read, 'function');
+    assert.equal(typeof parser.reader, 'function');
   }
 });

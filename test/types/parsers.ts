@@ -150,6 +150,34 @@ types('public types', () => {
     void [badForm, all.json(options)];
   });
 
+  types('reader resolves its options once and reads Web Requests', () => {
+    const User = v.object({ name: v.string() });
+    const readUser = parsers.json.reader({ schema: User, limit: '10kb' });
+    const readJson = parsers.json.reader({ limit: '1mb' });
+    const readBytes = parsers.raw.reader();
+    const readText = parsers.text.reader<Request>({
+      verify(req, res, buf, encoding) {
+        expectType<Equal<typeof req, Request>>(true);
+        expectType<Equal<typeof res, undefined>>(true);
+        expectType<Equal<typeof buf, Buffer>>(true);
+        expectType<Equal<typeof encoding, string>>(true);
+      },
+    });
+    const onFetch = async (request: Request): Promise<Response> => {
+      const user = await readUser(request);
+      expectType<Equal<typeof user, { name: string }>>(true);
+      expectType<Equal<Awaited<ReturnType<typeof readJson>>, unknown>>(true);
+      expectType<Equal<Awaited<ReturnType<typeof readBytes>>, Buffer>>(true);
+      expectType<Equal<Awaited<ReturnType<typeof readText>>, string>>(true);
+      // @ts-expect-error: a reader takes no options per request
+      await readJson(request, { limit: '1kb' });
+      // @ts-expect-error: `res` is a Node request's: a reader reads Web Requests
+      parsers.json.reader({ res: undefined as unknown as import('node:http').ServerResponse });
+      return Response.json(user);
+    };
+    void onFetch;
+  });
+
   types('read takes a Web Request as it takes an IncomingMessage', () => {
     const User = v.object({ name: v.string() });
     const onFetch = async (request: Request): Promise<Response> => {
