@@ -1872,7 +1872,7 @@ export const mutants = [
     ['test/destination/exit'],
   ),
   hostile(
-    "destination: the event loop held at a signal the application handles",
+    'destination: the event loop held at a signal the application handles',
     EXIT,
     '    for (const destination of live) destination.flushNow();',
     '    for (const destination of live) destination.flushAtExit();',
