@@ -27,12 +27,13 @@ import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { failureOf, recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
+import { Exchange } from './core/exchange.js';
 import {
   isValidRequestId,
   type ResolvedRequestIdOptions,
   resolveRequestIdOptions,
 } from './core/request-id.js';
-import { clock, Exchange } from './core/timing.js';
+import { clock } from './core/timing.js';
 import { onceWarning } from './core/warnings.js';
 import type {
   FetchLog,

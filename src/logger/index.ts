@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { recordFailure } from '../failures.js';
 import { captureContext } from './core/active-span.js';
 import { meterBody } from './core/body-bytes.js';
+import { Exchange } from './core/exchange.js';
 import type { ProxyResolver } from './core/proxy.js';
 import { redactDefaults } from './core/redact.js';
 import { requestId } from './core/request-id.js';
@@ -13,7 +14,6 @@ import {
   abandon,
   arrive,
   countLogger,
-  Exchange,
   frameworkIp,
   onClose,
   socketAddress,

@@ -10,28 +10,26 @@ import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buf
 import {
   type ArrivalExclusion,
   type Controls,
-  clearLine,
   keptByTraceId,
   LEVELS,
   raisedForSlow,
   resolveControls,
   SAMPLE_RATE,
-  setLine,
-  slowOfLine,
 } from './core/controls.js';
-import { verbatimMessages } from './core/failure.js';
+import type { Exchange } from './core/exchange.js';
+import { currentLine, enterLine, Line, leaveLine } from './core/line.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
-import { type Exchange, enter, leave, spanOf, statusCodeOf } from './core/timing.js';
+import { spanOf, statusCodeOf } from './core/timing.js';
 import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
 import { HEAD_TOKENS } from './core/tokens.js';
 import { traceIdOf } from './core/traceparent.js';
 import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
 import { arrivalEcs, arrivalJson } from './json/arrival.js';
-import { holdLine, lineDuration, releaseLine } from './json/builtins.js';
+import { lineDuration } from './json/builtins.js';
 import { formatForLogger, isJsonFormat, setKey } from './json/format.js';
 import { defaultLevelOf } from './json/presets.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
@@ -332,28 +330,17 @@ export function lineWriter(
       ? target
       : bufferedStream(target, bufferMs, (err) => writeFailed(err));
 
-  function logRequest(exchange: Exchange): void {
-    // Tokens find the exchange through `current` while the line is made (see timing.ts).
-    const previous = enter(exchange);
+  function log(exchange: Exchange): void {
+    // Tokens find the line, and its exchange, while it is made (see core/line.ts).
+    const line = new Line(exchange, verbatim);
+    const previous = enterLine(line);
     try {
       if (controls === undefined) writeLine(exchange);
-      else writeControlled(exchange);
+      else writeControlled(exchange, line);
     } finally {
-      leave(previous);
+      leaveLine(previous);
     }
   }
-
-  // Errors' own messages for this logger's line alone; a default logger's lines pay nothing.
-  const log = verbatim
-    ? (exchange: Exchange): void => {
-        const previous = verbatimMessages(true);
-        try {
-          logRequest(exchange);
-        } finally {
-          verbatimMessages(previous);
-        }
-      }
-    : logRequest;
 
   function skipped(req: Request, res: Response): boolean {
     if (skip === undefined) return false;
@@ -388,7 +375,8 @@ export function lineWriter(
     const req = exchange.req as { id?: unknown };
     // node:crypto's, not the `crypto` global, which Jest's jsdom environment does not have.
     if (req.id === undefined || req.id === null || req.id === '') req.id = randomUUID();
-    const previous = enter(exchange);
+    // Errors' messages are the safe ones on an arrival line, whatever `errorMessage` says.
+    const previous = enterLine(new Line(exchange, false));
     try {
       if (skipped(exchange.req, exchange.res)) return;
       let line: unknown;
@@ -404,7 +392,7 @@ export function lineWriter(
       }
       if (line !== undefined && line !== null) write(stream as LogStream, line);
     } finally {
-      leave(previous);
+      leaveLine(previous);
     }
   }
 
@@ -450,42 +438,39 @@ export function lineWriter(
    * or a `silent` level, in that order, before any token is computed; else written with its
    * level, `slow` and `sampling.rate`.
    */
-  function writeControlled(exchange: Exchange): void {
+  function writeControlled(exchange: Exchange, line: Line): void {
     const c = controls as Controls;
     const { req, res } = exchange;
     const status = statusCodeOf(res);
     if (c.excludedStatus !== undefined && status !== undefined && c.excludedStatus(status)) return;
     if (skipped(req, res)) return;
-    holdLine();
-    try {
-      const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
-      const slow = ms !== undefined && ms >= (c.slowMs as number);
-      let rate: number | undefined;
-      if (c.rate !== undefined) {
-        // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
-        const kept =
-          slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
-        if (!kept && !sampledIn(req, c)) return;
-        rate = kept ? 1 : c.rate;
-      }
-      let level = levelFor(req, res);
-      // A slow request is always logged: `silent` gives way to the raised level.
-      if (level === 'silent' && !slow) return;
-      if (slow)
-        level = raisedForSlow(
-          level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
-        );
-      setLine(level, slow, rate);
-      writeOut(exchange, rate);
-    } finally {
-      clearLine();
-      releaseLine();
+    // The duration judged here is the line's (read once per line, line.ts).
+    const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
+    const slow = ms !== undefined && ms >= (c.slowMs as number);
+    let rate: number | undefined;
+    if (c.rate !== undefined) {
+      // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
+      const kept =
+        slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
+      if (!kept && !sampledIn(req, c)) return;
+      rate = kept ? 1 : c.rate;
     }
+    let level = levelFor(req, res);
+    // A slow request is always logged: `silent` gives way to the raised level.
+    if (level === 'silent' && !slow) return;
+    if (slow)
+      level = raisedForSlow(
+        level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
+      );
+    line.level = level;
+    line.slow = slow ? true : undefined;
+    line.rate = rate;
+    writeOut(exchange, rate);
   }
 
   /** The controls' fields added to a JSON line (a string ending in `}`, or an object). */
   function withControls(line: unknown, rate: number | undefined): unknown {
-    const slow = slowOfLine();
+    const slow = currentLine()?.slow;
     if (!jsonLines || (rate === undefined && slow === undefined)) return line;
     if (typeof line === 'object' && line !== null) {
       const fields = line as Record<string, unknown>;
@@ -500,7 +485,6 @@ export function lineWriter(
 
   function writeOut(exchange: Exchange, rate: number | undefined): void {
     const { req, res } = exchange;
-    otel?.startLine();
     let line: unknown;
     if (makesLine) {
       try {

@@ -18,22 +18,8 @@
 
 import type { ServerResponse } from 'node:http';
 import type { LogRequest, LogResponse } from '../types.js';
-import { exchangeOfLine } from './timing.js';
-
-/** What one response's body writes added up to. */
-export interface BodyMeter {
-  /** Whether the writes are counted: undefined until the head is out. */
-  counting: boolean | undefined;
-  /** Bytes written while counting. */
-  bytes: number;
-  /** Inside `end`, which over HTTP/2 writes its chunk through `this.write`: counted once. */
-  ending: boolean;
-  /**
-   * The length the response announced, read once its head was out and the writes were not
-   * to be counted (fixed from then on): the line need not read it again.
-   */
-  announced: unknown;
-}
+import type { BodyMeter } from './exchange.js';
+import { exchangeOfLine } from './line.js';
 
 /** A `Content-Length` line of a head as node:http writes it (names keep the case given). */
 const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i;

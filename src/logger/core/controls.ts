@@ -288,40 +288,6 @@ export function raisedForSlow(level: string): string {
 /** The field naming the sampling rate on json and ecs lines and OpenTelemetry records. */
 export const SAMPLE_RATE = 'sampling.rate';
 
-// The line being written: what its level, `:slow` and `:sample-rate` read
-
-let lineLevel: string | undefined;
-let lineSlow: true | undefined;
-let lineRate: number | undefined;
-
-/** Sets what the line about to be made says (cleared with `clearLine`). */
-export function setLine(level: string | undefined, slow: boolean, rate: number | undefined): void {
-  lineLevel = level;
-  lineSlow = slow ? true : undefined;
-  lineRate = rate;
-}
-
-export function clearLine(): void {
-  lineLevel = undefined;
-  lineSlow = undefined;
-  lineRate = undefined;
-}
-
-/** The level the `level` option or `slow` gave the line being made, if any. */
-export function controlledLevel(): string | undefined {
-  return lineLevel;
-}
-
-/** `true` when the line being made is of a slow request (`:slow`). */
-export function slowOfLine(): true | undefined {
-  return lineSlow;
-}
-
-/** The share of such requests kept, on a line of a sampling logger (`:sample-rate`). */
-export function rateOfLine(): number | undefined {
-  return lineRate;
-}
-
 /** A `*` only as a trailing "/*" (a prefix): anywhere else it would read as a glob it is not. */
 function starOnlyTrailing(path: string): boolean {
   const star = path.indexOf('*');

@@ -6,8 +6,8 @@ import { traceFlagsText } from './active-span.js';
 import { loggedUser } from './basic-auth.js';
 import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
-import { rateOfLine, slowOfLine } from './controls.js';
 import { errorMessage, errorType } from './failure.js';
+import { currentLine } from './line.js';
 import { dateRenderer } from './local-date.js';
 import {
   DEFAULT_POLICY,
@@ -254,13 +254,13 @@ export function boundBuiltin(
   return (req, res) => fn(req, res, arg as string);
 }
 
-// What the `slow` and `sample` options say of the line being made (see controls.ts).
+// What the `slow` and `sample` options say of the line being made (see line.ts).
 const slowToken: TokenFn<LogRequest, LogResponse> = function slow() {
-  return slowOfLine();
+  return currentLine()?.slow;
 };
 
 const sampleRate: TokenFn<LogRequest, LogResponse> = function sampleRate() {
-  return rateOfLine();
+  return currentLine()?.rate;
 };
 
 /** Every built-in token by name. */

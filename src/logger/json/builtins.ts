@@ -6,6 +6,7 @@
 
 import { bodyBytes, integerOf } from '../core/body-bytes.js';
 import { isoDate, isoDateJson } from '../core/clf-date.js';
+import { currentLine } from '../core/line.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { statusCodeOf, totalMs } from '../core/timing.js';
 import { builtinTokens, redactingTokens } from '../core/tokens.js';
@@ -22,45 +23,20 @@ export { integerOf };
 /** A field's JSON text for a request, or undefined to leave the field out. */
 export type TextFn = (req: Request, res: Response) => string | undefined;
 
-// What a line reads more than once, read once per line
-
-/** Counts lines made, so that what a line reads several times is read once per line. */
-let lineSerial = 0;
-let durationSerial = -1;
-let durationValue: number | undefined;
-
-/** Whether a line was started by the logger itself (`holdLine`): its format starts no other. */
-let held = false;
-
-/** Called by a JSON format before it makes a line. */
-export function startLine(): void {
-  if (!held) lineSerial++;
-}
-
-/**
- * Starts a line the logger reads before its format does (a slow request's duration): the
- * format's `startLine` then keeps it, so the line's duration and time are the ones judged.
- */
-export function holdLine(): void {
-  lineSerial++;
-  held = true;
-}
-
-/** Ends what `holdLine` started. */
-export function releaseLine(): void {
-  held = false;
-}
+// What a line reads more than once, read once per line (kept on its `Line`)
 
 /**
  * Milliseconds from the request's arrival until its line (made when the response is done),
  * read once per line: `msg`, `duration_ms` and `event.duration` then agree exactly.
  */
 export function lineDuration(req: Request, res: Response): number | undefined {
-  if (durationSerial !== lineSerial) {
-    durationSerial = lineSerial;
-    durationValue = totalMs(req, res);
+  const line = currentLine();
+  if (line === undefined) return totalMs(req, res);
+  if (!line.durationRead) {
+    line.durationRead = true;
+    line.duration = totalMs(req, res);
   }
-  return durationValue;
+  return line.duration;
 }
 
 /**
@@ -97,21 +73,17 @@ export function durationDigits(arg: string | undefined): number {
   return digits < 0 || digits > 100 ? Number.NaN : Math.min(digits, 15);
 }
 
-let isoMs = Number.NaN;
 let isoTextMs = Number.NaN;
 let isoText = '';
 let isoJsonMs = Number.NaN;
 let isoJson = '';
 
-let timeSerial = -1;
-
 /** Reads the clock once per line: a line and the OpenTelemetry record made with it agree. */
 function lineClock(): number {
-  if (timeSerial !== lineSerial) {
-    timeSerial = lineSerial;
-    isoMs = Date.now();
-  }
-  return isoMs;
+  const line = currentLine();
+  if (line === undefined) return Date.now();
+  if (Number.isNaN(line.time)) line.time = Date.now();
+  return line.time;
 }
 
 /**
@@ -129,8 +101,7 @@ export function isoNow(): string {
 
 /** The time of the line being made, in milliseconds since the epoch. */
 export function lineTime(): number {
-  isoNow();
-  return isoMs;
+  return lineClock();
 }
 
 /** `isoNow()` as JSON text, rendered at most once a millisecond. */

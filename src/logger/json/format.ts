@@ -10,6 +10,7 @@
 // terminal raw. A value nobody knows (no response yet, no such header) is left out, never
 // written as "-". A field that throws is left out (one warning per field), never the line.
 
+import { currentLine, inOwnLine } from '../core/line.js';
 import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
 import { policyOfTokens, rawTokensFor } from '../core/redacting-registry.js';
 import { rawTokenRegistry, registryVersion, tokenRegistry } from '../core/token-registry.js';
@@ -36,7 +37,6 @@ import {
   isoNow,
   lineDuration,
   roundTo,
-  startLine,
   type TextFn,
 } from './builtins.js';
 import { encodeJsonValue } from './encode.js';
@@ -420,7 +420,8 @@ function presetLineFor(spec: JsonSpec, policy: RedactPolicy): TextFn | undefined
 
 /**
  * A JSON format for one redaction policy and stream mode. `newLine` false makes an object
- * reader that reads the line being made (its time and duration) instead of starting one.
+ * reader that never makes a line of its own: it reads the one being made (its time and
+ * duration).
  */
 function instantiate(
   spec: JsonSpec,
@@ -441,12 +442,13 @@ function instantiate(
     return list;
   };
   const format: FormatFn<LogRequest, LogResponse> = objectMode
-    ? function jsonObject(_tokens, req, res) {
-        if (newLine) startLine();
+    ? function jsonObject(tokens, req, res): string | object | null | undefined {
+        // A line of its own when called outside one (by the application, not a logger).
+        if (newLine && currentLine() === undefined) return inOwnLine(jsonObject, tokens, req, res);
         return current().value(req, res) ?? {};
       }
-    : function jsonLine(_tokens, req, res) {
-        startLine();
+    : function jsonLine(tokens, req, res): string | object | null | undefined {
+        if (currentLine() === undefined) return inOwnLine(jsonLine, tokens, req, res);
         const fields = current();
         if (line !== undefined) {
           try {
@@ -509,7 +511,7 @@ export function jsonFormat(fields: JsonFields): FormatFn<LogRequest, LogResponse
 
 /**
  * The fields of a field map as an object, for `policy`, read as part of the line being made
- * (the caller starts it with `startLine`): what an OpenTelemetry record is made of.
+ * (line.ts): what an OpenTelemetry record is made of.
  */
 export function lineFields(
   fields: JsonFields,

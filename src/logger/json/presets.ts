@@ -9,8 +9,8 @@
 import { failureOf } from '../../failures.js';
 import { traceFlagsText } from '../core/active-span.js';
 import { bodyBytes } from '../core/body-bytes.js';
-import { controlledLevel } from '../core/controls.js';
 import { errorMessageOf, errorTypeOf } from '../core/failure.js';
+import { currentLine } from '../core/line.js';
 import { type RedactPolicy, targetHint } from '../core/redact.js';
 import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
@@ -43,7 +43,7 @@ export function defaultLevelOf(res: LogResponse): 'info' | 'warn' | 'error' {
 
 /** The line's level: the one the `level` and `slow` options gave it, else the default. */
 function levelOf(res: LogResponse): Level {
-  return (controlledLevel() as Level | undefined) ?? defaultLevelOf(res);
+  return (currentLine()?.level as Level | undefined) ?? defaultLevelOf(res);
 }
 
 type Level = Exclude<LogLevel, 'silent'>;
@@ -319,7 +319,7 @@ function durationWords(ms: number | undefined): string {
 
 /** The level of a status code (see `defaultLevelOf`), unless the controls gave the line one. */
 function levelOfCode(code: number | undefined): Level {
-  const controlled = controlledLevel() as Level | undefined;
+  const controlled = currentLine()?.level as Level | undefined;
   if (controlled !== undefined) return controlled;
   return code === undefined ? 'warn' : code >= 500 ? 'error' : code >= 400 ? 'warn' : 'info';
 }

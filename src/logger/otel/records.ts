@@ -23,12 +23,13 @@
 // exporter's own failures (a refused or hanging collector) stay inside the SDK's processors.
 
 import { loadOptionalPeer } from '../../optional-peer.js';
-import { rateOfLine, SAMPLE_RATE, slowOfLine } from '../core/controls.js';
+import { SAMPLE_RATE } from '../core/controls.js';
 import { escapeControls } from '../core/escape.js';
+import type { Exchange } from '../core/exchange.js';
+import { currentLine } from '../core/line.js';
 import type { RedactPolicy } from '../core/redact.js';
-import type { Exchange } from '../core/timing.js';
 import { onceWarning } from '../core/warnings.js';
-import { lineTime, startLine } from '../json/builtins.js';
+import { lineTime } from '../json/builtins.js';
 import { isJsonFormat, lineFields } from '../json/format.js';
 import { jsonPresets } from '../json/presets.js';
 import { tokenNamesOf } from '../text/compile.js';
@@ -87,8 +88,6 @@ export interface OtelOutput {
    * logger made one.
    */
   emit(exchange: Exchange, tokens: Tokens, line: unknown): void;
-  /** Starts the line a record is made with (before the logger's format runs). */
-  readonly startLine: () => void;
 }
 
 /** Whether the `otel` option is off: absent, `null` or `false`. */
@@ -154,7 +153,6 @@ function recordsThrough(
   let checked = !global;
   return {
     tokenNames: tokenNamesOf(fieldsOf) ?? [],
-    startLine,
     emit(exchange, tokens, line) {
       if (!checked) {
         checked = true;
@@ -174,9 +172,9 @@ function recordsThrough(
         const body = bodyFields?.(exchange.req);
         if (body !== undefined) attributes[BODY_ATTRIBUTE] = body;
         // What the `sample` and `slow` options say of the line, as on the `json` line.
-        const rate = rateOfLine();
-        if (rate !== undefined) attributes[SAMPLE_RATE] = rate;
-        if (slowOfLine()) attributes.slow = true;
+        const made = currentLine();
+        if (made?.rate !== undefined) attributes[SAMPLE_RATE] = made.rate;
+        if (made?.slow) attributes.slow = true;
         logger.emit({
           timestamp: lineTime(),
           severityNumber: severity.number,
