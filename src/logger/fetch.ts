@@ -26,6 +26,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { failureOf, recordFailure } from '../failures.js';
+import { hasNoBody } from '../http-facts.js';
+import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
 import { Exchange } from './core/exchange.js';
 import {
@@ -34,6 +36,7 @@ import {
   resolveRequestIdOptions,
 } from './core/request-id.js';
 import { clock } from './core/timing.js';
+import { ORIGIN } from './core/url-parts.js';
 import { onceWarning } from './core/warnings.js';
 import type {
   FetchLog,
@@ -169,9 +172,6 @@ class FetchResponse implements FetchLogResponse {
   }
 }
 
-/** `scheme "://" authority`, before the path of an absolute URL (what `request.url` is). */
-const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
-
 /** The request target as node:http's `req.url` has it: path and query of the absolute URL. */
 function targetOf(url: string): string {
   // An http(s) URL as the URL parser writes it (what `request.url` is) has its path right
@@ -248,11 +248,6 @@ function runtimeAddress(request: Request, second: unknown, node: NodeRequest | u
   const socket = address(node?.socket?.remoteAddress);
   if (socket !== undefined) return socket;
   return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;
-}
-
-/** Statuses whose response has no body (RFC 9110, section 6.4.1), and 101, which has none. */
-function hasNoBody(method: string, status: number): boolean {
-  return method === 'HEAD' || status === 204 || status === 304 || status < 200;
 }
 
 /** The default stream: standard output where there is one, else the console (workerd). */
@@ -539,14 +534,6 @@ function copied(
   headers: Headers,
 ): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /**

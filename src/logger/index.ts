@@ -11,10 +11,10 @@ import type { ProxyResolver } from './core/proxy.js';
 import { redactDefaults } from './core/redact.js';
 import { requestId } from './core/request-id.js';
 import {
-  abandon,
   arrive,
   countLogger,
   frameworkIp,
+  lineAfterAbandon,
   onClose,
   socketAddress,
   watchHead,
@@ -41,14 +41,11 @@ import { lineWriter } from './writer.js';
 /** Lines go to the process's standard output unless a stream is given. */
 const stdout = (): LogStream => process.stdout;
 
-type Request = IncomingMessage;
-type Response = ServerResponse;
-
 /**
  * Whether the response is already done (on-finished's test): ended, or its socket can no
  * longer be written. Then no 'close' may come, and the line is written at once.
  */
-function isFinished(res: Response): boolean {
+function alreadyDone(res: ServerResponse): boolean {
   return res.writableEnded || (res.socket != null && !res.socket.writable);
 }
 
@@ -60,7 +57,7 @@ const MANUAL_DESTROY = { requireManualDestroy: true } as const;
  * response emits 'close' after 'finish' when it was sent, and on its own when the connection
  * closed first (an aborted request), on every Node this package supports (>= 20). Several
  * loggers on one response share that listener (`onClose`). A response closed before the
- * application answered is logged a turn later (`abandon`), so that the line can name an answer
+ * application answered is logged a turn later (`lineAfterAbandon`), so that the line can name an answer
  * given to the failed request; that costs nothing to a response that was answered.
  *
  * When the line may run the application's code (`withContext`), it is made in the async
@@ -74,8 +71,8 @@ const MANUAL_DESTROY = { requireManualDestroy: true } as const;
  * keeping one per request.
  */
 function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withContext: boolean) {
-  const res = exchange.res as Response;
-  if (isFinished(res)) {
+  const res = exchange.res as ServerResponse;
+  if (alreadyDone(res)) {
     // setImmediate carries the current async context by itself.
     setImmediate(log, exchange);
     return;
@@ -101,13 +98,13 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
     closed = true;
     // Ended, or its head is out: the usual close, after 'finish' or mid-response.
     if (res.writableEnded || res.headersSent) line(exchange);
-    else abandon(exchange, line);
+    else lineAfterAbandon(exchange, line);
   };
   onClose(res, done);
 }
 
 /** The client's address behind the proxies `trustProxy` trusts (Express's `req.ip` aside). */
-function proxiedAddress(req: Request, proxy: ProxyResolver): string | undefined {
+function proxiedAddress(req: IncomingMessage, proxy: ProxyResolver): string | undefined {
   const value = req.headers[proxy.header];
   // node:http joins repeated X-Forwarded-For and Forwarded lines with ", " already.
   return proxy.resolve(socketAddress(req), typeof value === 'string' ? value : undefined);
@@ -118,8 +115,8 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
     lineWriter(format, options, stdout);
   countLogger();
   const middleware = function logger(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     next: (err?: unknown) => void,
   ): void {
     // The application's format function or tokens may call any token: everything is recorded.
@@ -151,7 +148,11 @@ function logger(format: unknown, options?: unknown): LoggerMiddleware {
   };
   if (excluded === undefined) return middleware;
   // `exclude`'s paths and methods: such a request is passed on before anything is recorded.
-  return function logger(req: Request, res: Response, next: (err?: unknown) => void): void {
+  return function logger(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (err?: unknown) => void,
+  ): void {
     if (excluded(req.method, fullUrl(req))) next();
     else middleware(req, res, next);
   };
@@ -185,9 +186,10 @@ function recordError(req: object, err: unknown): void {
   recordFailure(req, err);
 }
 
-/** The request logger (morgan's drop-in successor). */
+/** `logger.json`: the JSON format maker, with the predefined field maps as `presets`. */
 const json = Object.assign(jsonFormat, { presets: jsonPresets });
 
+/** The request logger (morgan's drop-in successor). */
 const publicLogger: Logger = Object.assign(logger, {
   token,
   format,

@@ -14,10 +14,9 @@ import {
   LEVELS,
   raisedForSlow,
   resolveControls,
-  SAMPLE_RATE,
 } from './core/controls.js';
 import type { Exchange } from './core/exchange.js';
-import { currentLine, enterLine, Line, leaveLine } from './core/line.js';
+import { enterLine, Line, leaveLine } from './core/line.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
@@ -30,14 +29,11 @@ import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
 import { arrivalEcs, arrivalJson } from './json/arrival.js';
 import { lineDuration } from './json/builtins.js';
-import { formatForLogger, isJsonFormat, setKey } from './json/format.js';
+import { formatForLogger, isJsonFormat } from './json/format.js';
 import { defaultLevelOf } from './json/presets.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, declareTokenNames, tokenNamesOf, withoutColour } from './text/compile.js';
+import { compile, tokenNamesOf, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
-
-type Request = LogRequest;
-type Response = LogResponse;
 
 /** W3C Trace Context's `sampled` bit of trace-flags: the caller may have recorded the trace. */
 const TRACE_FLAG_SAMPLED = 0x01;
@@ -51,7 +47,7 @@ export interface LineWriter {
   /** Whether the format may call the application's code now (see applicationTokensWatcher). */
   readonly callsApplication: () => boolean;
   readonly immediate: boolean;
-  readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  readonly skip: ((req: LogRequest, res: LogResponse) => unknown) | undefined;
   /** Whether `skip` or `level` (application code, which may read the async context) is given. */
   readonly callbacks: boolean;
   /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
@@ -65,7 +61,7 @@ export interface LineWriter {
 /** Options resolved once, when a logger is created. */
 interface ResolvedOptions {
   readonly immediate: boolean;
-  readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  readonly skip: ((req: LogRequest, res: LogResponse) => unknown) | undefined;
   /** Where lines go; undefined when only OpenTelemetry records are emitted (`otel`, no stream). */
   readonly stream: LogStream | undefined;
   /** The `otel` option as given (resolved with the format, in `logger`). */
@@ -292,19 +288,19 @@ export function lineWriter(
   const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
   const resolved = resolveFormat(format);
   const bodyText = bodyReader(body, resolved, otelOption);
-  const formatLine = withBodyFields(
-    formatForLogger(resolved, redact, objectMode),
-    bodyText,
-    isJsonFormat(resolved),
-    isEcsFormat(resolved),
-  );
+  const jsonLines = isJsonFormat(resolved);
+  // A JSON line carries the body fields and the controls' fields as its last fields.
+  const added =
+    jsonLines && (bodyText !== undefined || controls !== undefined)
+      ? { body: bodyText, ecs: isEcsFormat(resolved), controls: controls !== undefined }
+      : undefined;
+  const formatLine = formatForLogger(resolved, redact, objectMode, added);
   const otel = resolveOtel(otelOption, resolved, redact, bodyText);
   // The line is made to be written, or as the body of a record (a text format's line).
-  const makesLine = target !== undefined || !isJsonFormat(resolved);
+  const makesLine = target !== undefined || !jsonLines;
   const tokens = tokensFor(redact);
   const arrivalFormat = arrivalFormatOf(start, resolved, redact, objectMode, target);
   const needs = needsOf(formatLine, otel, arrivalFormat, controls);
-  const jsonLines = isJsonFormat(resolved);
   const callsApplication = applicationTokensWatcher(formatLine, arrivalFormat);
   if (target !== undefined) guardStreamErrors(target);
 
@@ -342,7 +338,7 @@ export function lineWriter(
     }
   }
 
-  function skipped(req: Request, res: Response): boolean {
+  function skipped(req: LogRequest, res: LogResponse): boolean {
     if (skip === undefined) return false;
     try {
       return Boolean(skip(req, res));
@@ -399,11 +395,11 @@ export function lineWriter(
   function writeLine(exchange: Exchange): void {
     const { req, res } = exchange;
     if (skipped(req, res)) return;
-    writeOut(exchange, undefined);
+    writeOut(exchange);
   }
 
   /** The level the `level` function gives, or undefined (the default) when it fails. */
-  function levelFor(req: Request, res: Response): string | undefined {
+  function levelFor(req: LogRequest, res: LogResponse): string | undefined {
     const level = (controls as Controls).level;
     if (level === undefined) return undefined;
     try {
@@ -417,7 +413,7 @@ export function lineWriter(
   }
 
   /** Whether a request kept by no other rule is in the sampled share. */
-  function sampledIn(req: Request, c: Controls): boolean {
+  function sampledIn(req: LogRequest, c: Controls): boolean {
     if (c.byTraceId) {
       // An active span: its trace's own decision, whatever sampler made it, so that there is
       // a line for each sampled trace and none for the others (OpenTelemetry JS's
@@ -465,25 +461,10 @@ export function lineWriter(
     line.level = level;
     line.slow = slow ? true : undefined;
     line.rate = rate;
-    writeOut(exchange, rate);
+    writeOut(exchange);
   }
 
-  /** The controls' fields added to a JSON line (a string ending in `}`, or an object). */
-  function withControls(line: unknown, rate: number | undefined): unknown {
-    const slow = currentLine()?.slow;
-    if (!jsonLines || (rate === undefined && slow === undefined)) return line;
-    if (typeof line === 'object' && line !== null) {
-      const fields = line as Record<string, unknown>;
-      if (rate !== undefined) fields[SAMPLE_RATE] = rate;
-      if (slow) fields.slow = true;
-      return line;
-    }
-    if (typeof line !== 'string' || !line.endsWith('}')) return line;
-    const tail = `${rate === undefined ? '' : `,"${SAMPLE_RATE}":${rate}`}${slow ? ',"slow":true' : ''}}`;
-    return line.length === 2 ? `{${tail.slice(1)}` : line.slice(0, -1) + tail;
-  }
-
-  function writeOut(exchange: Exchange, rate: number | undefined): void {
+  function writeOut(exchange: Exchange): void {
     const { req, res } = exchange;
     let line: unknown;
     if (makesLine) {
@@ -494,7 +475,6 @@ export function lineWriter(
         return;
       }
       if (line === undefined || line === null) return;
-      if (controls !== undefined) line = withControls(line, rate);
       if (stream !== undefined) write(stream, line);
     }
     otel?.emit(exchange, tokens, line);
@@ -563,41 +543,4 @@ function bodyReader(
   }
   // Whatever parser ran: only a plain object is read (see core/body-fields.ts).
   return (req) => bodyFieldsText(body, (req as { body?: unknown }).body);
-}
-
-/** The key of the body fields in a JSON line: ECS's own field (a string), or an object. */
-const BODY_KEY = 'http.request.body.fields';
-const ECS_BODY_KEY = 'http.request.body.content';
-
-/**
- * A JSON format with the body fields added as the line's last field. A text format is left as
- * it is (its OpenTelemetry record gets them). Costs nothing when the option is off.
- */
-function withBodyFields(
-  format: FormatFn<LogRequest, LogResponse>,
-  bodyText: ((req: LogRequest) => string | undefined) | undefined,
-  json: boolean,
-  ecs: boolean,
-): FormatFn<LogRequest, LogResponse> {
-  if (bodyText === undefined || !json) return format;
-  const key = ecs ? ECS_BODY_KEY : BODY_KEY;
-  const prefix = `"${key}":`;
-  const withBody: FormatFn<LogRequest, LogResponse> = (tokens, req, res) => {
-    const line = format(tokens, req, res);
-    const text = bodyText(req);
-    if (text === undefined) return line;
-    // ECS's field is a text field: the object goes in as its JSON text.
-    const value = ecs ? JSON.stringify(text) : text;
-    if (typeof line === 'string' && line.endsWith('}')) {
-      return `${line.slice(0, -1)}${line === '{}' ? '' : ','}${prefix}${value}}`;
-    }
-    if (typeof line === 'object' && line !== null) {
-      // JSON.parse of our own text: a `__proto__` key in it stays an own key.
-      setKey(line as Record<string, unknown>, key, ecs ? text : JSON.parse(text));
-    }
-    return line;
-  };
-  const names = tokenNamesOf(format);
-  if (names !== undefined) declareTokenNames(withBody, names);
-  return withBody;
 }

@@ -46,7 +46,7 @@ export class Exchange {
   declare headAt: number;
   /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
   declare headers: unknown;
-  /** Whether the connection closed before the application answered: see `abandon`. */
+  /** Whether the connection closed before the application answered: see `lineAfterAbandon`. */
   declare abandoned: boolean;
   /** The OpenTelemetry context active when the request reached the logger (see active-span.ts). */
   declare context: unknown;

@@ -65,7 +65,7 @@ export function clock(): number {
  * request fails first ('aborted' before the response's 'close'), so the application may have
  * answered before the 'close' already.
  */
-export function abandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
+export function lineAfterAbandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
   exchange.abandoned = true;
   setImmediate(line, exchange);
 }

@@ -15,13 +15,10 @@ import type { TokenPart } from '../text/compile.js';
 import type { LogRequest, LogResponse, TokenFn } from '../types.js';
 import { encodeString } from './encode.js';
 
-type Request = LogRequest;
-type Response = LogResponse;
-
 export { integerOf };
 
 /** A field's JSON text for a request, or undefined to leave the field out. */
-export type TextFn = (req: Request, res: Response) => string | undefined;
+export type TextFn = (req: LogRequest, res: LogResponse) => string | undefined;
 
 // What a line reads more than once, read once per line (kept on its `Line`)
 
@@ -29,7 +26,7 @@ export type TextFn = (req: Request, res: Response) => string | undefined;
  * Milliseconds from the request's arrival until its line (made when the response is done),
  * read once per line: `msg`, `duration_ms` and `event.duration` then agree exactly.
  */
-export function lineDuration(req: Request, res: Response): number | undefined {
+export function lineDuration(req: LogRequest, res: LogResponse): number | undefined {
   const line = currentLine();
   if (line === undefined) return totalMs(req, res);
   if (!line.durationRead) {
@@ -146,10 +143,10 @@ function durationText(arg: string | undefined): TextFn {
   };
 }
 
-/** Headers that carry a size, logged as integers. */
-const SIZE_HEADERS: ReadonlySet<string> = new Set(['content-length']);
+/** Headers that carry a size, logged as integers by `:req[...]` and `:res[...]`. */
+export const SIZE_HEADERS: ReadonlySet<string> = new Set(['content-length']);
 
-function headerText(
+function headerJsonText(
   fn: TokenFn<LogRequest, LogResponse>,
   arg: string | undefined,
 ): TextFn | undefined {
@@ -162,7 +159,7 @@ function headerText(
  * The direct reader of a built-in token for `policy`, or undefined when the token has none
  * here (a date other than ISO, a header token without a name).
  */
-export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | undefined {
+export function builtinJsonText(part: TokenPart, policy: RedactPolicy): TextFn | undefined {
   const { name, arg } = part;
   switch (name) {
     case 'method':
@@ -186,7 +183,7 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
       return viaToken(redactingTokens(policy).query, undefined);
     case 'req':
     case 'res':
-      return headerText(redactingTokens(policy)[name], arg);
+      return headerJsonText(redactingTokens(policy)[name], arg);
     case 'remote-addr':
     case 'route':
     case 'trace-id':

@@ -23,12 +23,11 @@
 // exporter's own failures (a refused or hanging collector) stay inside the SDK's processors.
 
 import { loadOptionalPeer } from '../../optional-peer.js';
-import { SAMPLE_RATE } from '../core/controls.js';
 import { escapeControls } from '../core/escape.js';
 import type { Exchange } from '../core/exchange.js';
-import { currentLine } from '../core/line.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { onceWarning } from '../core/warnings.js';
+import { type AddedFields, addFields } from '../json/added-fields.js';
 import { lineTime } from '../json/builtins.js';
 import { isJsonFormat, lineFields } from '../json/format.js';
 import { jsonPresets } from '../json/presets.js';
@@ -75,9 +74,6 @@ const LOGS_API_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 
 /** The `body` option's JSON text of a request's body fields (core/body-fields.ts). */
 type BodyFieldsReader = (req: LogRequest) => string | undefined;
-
-/** The attribute of the body fields: the `json` line's key. */
-const BODY_ATTRIBUTE = 'http.request.body.fields';
 
 /** One logger's record output. */
 export interface OtelOutput {
@@ -151,6 +147,7 @@ function recordsThrough(
     'logger: option otel is on but no global OpenTelemetry LoggerProvider is registered; records are dropped until one is',
   );
   let checked = !global;
+  const added: AddedFields = { body: bodyFields, ecs: false, controls: true };
   return {
     tokenNames: tokenNamesOf(fieldsOf) ?? [],
     emit(exchange, tokens, line) {
@@ -168,13 +165,9 @@ function recordsThrough(
           attributes[key] =
             typeof value === 'string' ? escapeControls(value) : (value as number | boolean);
         }
-        // The body fields (option `body`) as their JSON text: attribute values are flat.
-        const body = bodyFields?.(exchange.req);
-        if (body !== undefined) attributes[BODY_ATTRIBUTE] = body;
-        // What the `sample` and `slow` options say of the line, as on the `json` line.
-        const made = currentLine();
-        if (made?.rate !== undefined) attributes[SAMPLE_RATE] = made.rate;
-        if (made?.slow) attributes.slow = true;
+        // The fields the `json` line adds, the body fields as their JSON text: attribute
+        // values are flat.
+        addFields(added, exchange.req, attributes, true);
         logger.emit({
           timestamp: lineTime(),
           severityNumber: severity.number,
