@@ -11,7 +11,7 @@ const READ = 'src/parsers/read-body.ts';
 const PIPELINE = 'src/parsers/pipeline.ts';
 const WEB = 'src/parsers/web-body.ts';
 const TIMING = 'src/logger/core/timing.ts';
-const LOG = 'src/logger/index.ts';
+const LOG = 'src/logger/node-exchange.ts';
 const WRITER = 'src/logger/writer.ts';
 const SCHEMA = 'src/parsers/schema.ts';
 const UNREAD = 'src/logger/unread-bodies.ts';
@@ -1325,7 +1325,7 @@ export const mutants = [
   ),
   hostile(
     'trust-proxy: both headers read',
-    'src/logger/index.ts',
+    LOG,
     '  const value = req.headers[proxy.header];',
     "  const value = req.headers[proxy.header] ?? req.headers['x-forwarded-for'];",
     ['test/hostile/trust-proxy'],
@@ -1375,8 +1375,8 @@ export const mutants = [
   hostile(
     'trust-proxy: a header trusted by default',
     'src/logger/core/proxy.ts',
-    '  if (value === undefined || value === null || value === false) return undefined;',
-    '  if (value === undefined || value === null || value === false) return () => true;',
+    '  if (isOff(value)) return undefined;',
+    '  if (isOff(value)) return () => true;',
     ['test/hostile/trust-proxy'],
   ),
   hostile(

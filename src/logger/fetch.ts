@@ -24,15 +24,15 @@
 // 101, which `new Response` cannot copy).
 
 import { AsyncResource } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
 import { failureOf, recordFailure } from '../failures.js';
 import { hasNoBody } from '../http-facts.js';
 import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
 import { Exchange } from './core/exchange.js';
+import { isOff, isUnset } from './core/option-off.js';
 import {
-  isValidRequestId,
   type ResolvedRequestIdOptions,
+  requestIdFor,
   resolveRequestIdOptions,
 } from './core/request-id.js';
 import { clock } from './core/timing.js';
@@ -332,10 +332,9 @@ class FetchExchange {
     this.req = new FetchRequest(request, ip, node);
     this.ids = ids;
     if (ids !== undefined) {
-      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID
-      // (node:crypto's, as the Node door's: a test environment may lack the `crypto` global).
+      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID.
       const incoming = ids.trust ? request.headers.get(ids.header) : undefined;
-      this.req.id = isValidRequestId(incoming) ? incoming : randomUUID();
+      this.req.id = requestIdFor(incoming);
     }
     this.res = new FetchResponse();
     this.writer = writer;
@@ -556,22 +555,21 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
 ): FetchLog {
   // The Web parsers hand the body to the handler and keep nothing on the Request to read.
   const bodyOption = (options as { body?: unknown } | null | undefined)?.body;
-  if (bodyOption !== undefined && bodyOption !== null && bodyOption !== false) {
+  if (!isOff(bodyOption)) {
     throw new TypeError(
       "option body is not available on fetchLogger: the parsed body is the handler's alone",
     );
   }
   const writer = lineWriter(format, options, defaultStream);
   const given = (options as { remoteAddress?: unknown } | null | undefined)?.remoteAddress;
-  if (given !== undefined && given !== null && typeof given !== 'function') {
+  if (!isUnset(given) && typeof given !== 'function') {
     throw new TypeError('option remoteAddress must be a function');
   }
   const addressOf = typeof given === 'function' ? (given as AddressOption) : undefined;
   const idOption = (options as { requestId?: unknown } | null | undefined)?.requestId;
-  const ids =
-    idOption === undefined || idOption === null || idOption === false
-      ? undefined
-      : resolveRequestIdOptions(idOption === true ? undefined : idOption);
+  const ids = isOff(idOption)
+    ? undefined
+    : resolveRequestIdOptions(idOption === true ? undefined : idOption);
 
   /** `exclude`'s paths and methods: such a request goes to the handler untouched. */
   const excluded = writer.excluded;

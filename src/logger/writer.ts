@@ -3,7 +3,6 @@
 // middleware (index.ts) and the fetch wrapper (fetch.ts) each fill an `Exchange` their own way
 // and hand it to `log`.
 
-import { randomUUID } from 'node:crypto';
 import { failureOf } from '../failures.js';
 import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
@@ -17,9 +16,11 @@ import {
 } from './core/controls.js';
 import type { Exchange } from './core/exchange.js';
 import { enterLine, Line, leaveLine } from './core/line.js';
+import { isOff, isUnset } from './core/option-off.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
+import { newRequestId } from './core/request-id.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
 import { spanOf, statusCodeOf } from './core/timing.js';
 import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
@@ -106,7 +107,7 @@ const proxyFailed = onceWarning(
 );
 
 function resolveOptions(options: unknown, defaultStream: () => LogStream): ResolvedOptions {
-  if (options === undefined || options === null) {
+  if (isUnset(options)) {
     return {
       immediate: false,
       skip: undefined,
@@ -137,29 +138,22 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
     start,
     body,
   } = options as Record<string, unknown>;
-  // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
-  // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
-  const skipGiven = skip !== undefined && skip !== null && skip !== false;
+  // Absent, `null` and (for skip and start) `false` all mean "not set" (core/option-off.ts).
+  const skipGiven = !isOff(skip);
   if (skipGiven && typeof skip !== 'function') {
     throw new TypeError('option skip must be a function');
   }
-  const streamGiven = stream !== undefined && stream !== null;
+  const streamGiven = !isUnset(stream);
   if (
     streamGiven &&
     (typeof stream !== 'object' || typeof (stream as { write?: unknown }).write !== 'function')
   ) {
     throw new TypeError('option stream must be a writable stream (an object with a write method)');
   }
-  // `null` is "not set", as for morgan's options.
-  if (
-    errorMessage !== undefined &&
-    errorMessage !== null &&
-    errorMessage !== 'safe' &&
-    errorMessage !== 'verbatim'
-  ) {
+  if (!isUnset(errorMessage) && errorMessage !== 'safe' && errorMessage !== 'verbatim') {
     throw new TypeError('option errorMessage must be "safe" or "verbatim"');
   }
-  const startGiven = start !== undefined && start !== null && start !== false;
+  const startGiven = !isOff(start);
   if (startGiven && start !== true && typeof start !== 'string' && typeof start !== 'function') {
     throw new TypeError('option start must be true, a format name, a format string or a function');
   }
@@ -369,8 +363,7 @@ export function lineWriter(
    */
   function logArrival(exchange: Exchange): void {
     const req = exchange.req as { id?: unknown };
-    // node:crypto's, not the `crypto` global, which Jest's jsdom environment does not have.
-    if (req.id === undefined || req.id === null || req.id === '') req.id = randomUUID();
+    if (req.id === undefined || req.id === null || req.id === '') req.id = newRequestId();
     // Errors' messages are the safe ones on an arrival line, whatever `errorMessage` says.
     const previous = enterLine(new Line(exchange, false));
     try {

@@ -25,6 +25,7 @@
 import { loadOptionalPeer } from '../../optional-peer.js';
 import { escapeControls } from '../core/escape.js';
 import type { Exchange } from '../core/exchange.js';
+import { isOff } from '../core/option-off.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { onceWarning } from '../core/warnings.js';
 import { type AddedFields, addFields } from '../json/added-fields.js';
@@ -88,7 +89,7 @@ export interface OtelOutput {
 
 /** Whether the `otel` option is off: absent, `null` or `false`. */
 export function otelOff(option: unknown): boolean {
-  return option === undefined || option === null || option === false;
+  return isOff(option);
 }
 
 /** The `otel` option resolved: undefined when off; a `TypeError` when it cannot work. */
