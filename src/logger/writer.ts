@@ -15,7 +15,7 @@ import {
   resolveControls,
 } from './core/controls.js';
 import type { Exchange } from './core/exchange.js';
-import { enterLine, Line, leaveLine } from './core/line.js';
+import { enterLine, Line, LineSlot, leaveLine } from './core/line.js';
 import { isOff, isUnset } from './core/option-off.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
@@ -320,15 +320,18 @@ export function lineWriter(
       ? target
       : bufferedStream(target, bufferMs, (err) => writeFailed(err));
 
+  const lines = new LineSlot(verbatim);
+
   function log(exchange: Exchange): void {
     // Tokens find the line, and its exchange, while it is made (see core/line.ts).
-    const line = new Line(exchange, verbatim);
+    const line = lines.take(exchange);
     const previous = enterLine(line);
     try {
       if (controls === undefined) writeLine(exchange);
       else writeControlled(exchange, line);
     } finally {
       leaveLine(previous);
+      lines.giveBack(line);
     }
   }
 

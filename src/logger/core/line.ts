@@ -19,7 +19,7 @@ import type { Exchange } from './exchange.js';
  */
 export class Line {
   /** The exchange the line is about; undefined for a JSON format called outside a logger. */
-  declare readonly exchange: Exchange | undefined;
+  declare exchange: Exchange | undefined;
   /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
   declare readonly verbatim: boolean;
   /** The level the `level` option or `slow` gave the line (undefined: the status's default). */
@@ -44,6 +44,46 @@ export class Line {
     this.durationRead = false;
     this.duration = undefined;
     this.time = Number.NaN;
+  }
+
+  /** Makes this object the context of a new line about `exchange` (see `LineSlot`). */
+  renew(exchange: Exchange): this {
+    this.exchange = exchange;
+    this.level = undefined;
+    this.slow = undefined;
+    this.rate = undefined;
+    this.durationRead = false;
+    this.duration = undefined;
+    this.time = Number.NaN;
+    return this;
+  }
+}
+
+/**
+ * One logger's `Line`, made anew for each of its lines without an allocation per line (one
+ * object per request was measurable on the `json` line, callgrind): the object is taken while
+ * a line is made and given back after, so a line made inside another of the same logger (a
+ * custom token could) gets one of its own.
+ */
+export class LineSlot {
+  declare private spare: Line | undefined;
+  declare private readonly verbatim: boolean;
+
+  constructor(verbatim: boolean) {
+    this.spare = undefined;
+    this.verbatim = verbatim;
+  }
+
+  take(exchange: Exchange): Line {
+    const spare = this.spare;
+    if (spare === undefined) return new Line(exchange, this.verbatim);
+    this.spare = undefined;
+    return spare.renew(exchange);
+  }
+
+  giveBack(line: Line): void {
+    line.exchange = undefined;
+    this.spare = line;
   }
 }
 
