@@ -1,7 +1,7 @@
-// What both front doors share: a logger's options and format resolved once, and the function
-// that writes one exchange's line (skip, format, stream, OpenTelemetry record). The Node
-// middleware (index.ts) and the fetch wrapper (fetch.ts) each fill an `Exchange` their own way
-// and hand it to `log`.
+// What every door shares: a logger's options and format resolved once, and the function that
+// writes one exchange's line (skip, format, stream, OpenTelemetry record). The doors on
+// node:http (node-exchange.ts: the Node middleware, Koa, Fastify) and the fetch wrapper
+// (fetch.ts) each fill an `Exchange` their own way and hand it to `log`.
 
 import { failureOf } from '../failures.js';
 import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';

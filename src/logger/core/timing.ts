@@ -168,7 +168,7 @@ export function onClose(res: ServerResponse, done: () => void): void {
   }
   const first = [done];
   closeQueues.set(res, first);
-  // Left in place, as a single logger's is; each `done` runs once (see whenDone in ../index.ts).
+  // Left in place, as a single logger's is; each `done` runs once (see whenDone in ../node-exchange.ts).
   const all = () => {
     closeQueues.delete(res);
     for (const each of first) each();
