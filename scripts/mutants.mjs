@@ -11,7 +11,7 @@ const READ = 'src/parsers/read-body.ts';
 const PIPELINE = 'src/parsers/pipeline.ts';
 const WEB = 'src/parsers/web-body.ts';
 const TIMING = 'src/logger/core/timing.ts';
-const LOG = 'src/logger/index.ts';
+const LOG = 'src/logger/node-exchange.ts';
 const WRITER = 'src/logger/writer.ts';
 const SCHEMA = 'src/parsers/schema.ts';
 const UNREAD = 'src/logger/unread-bodies.ts';
@@ -444,10 +444,10 @@ export const mutants = [
     ['test/parsers/schema', SUBMITTED],
   ),
   hostile(
-    "values: a verbatim logger's setting outlives its line",
+    "values: a verbatim logger's setting reaches every logger's line",
     WRITER,
-    '          verbatimMessages(previous);',
-    '          verbatimMessages(true);',
+    '    const line = new Line(exchange, verbatim);',
+    '    const line = new Line(exchange, true);',
     ['test/logger/error-fields'],
   ),
   hostile(
@@ -707,7 +707,7 @@ export const mutants = [
   logger(
     'done: an abandoned request is logged before the application answers',
     LOG,
-    '    else abandon(exchange, line);',
+    '    else lineAfterAbandon(exchange, line);',
     '    else line(exchange);',
   ),
   logger(
@@ -998,13 +998,13 @@ export const mutants = [
   logger(
     'body-bytes: the count of an unfinished response given',
     'src/logger/core/body-bytes.ts',
-    'return isFinished(res) ? meter.bytes : undefined;',
+    'return wholeBodyHandedOn(res) ? meter.bytes : undefined;',
     'return meter.bytes;',
   ),
   logger(
     'body-bytes: a response without a body given its announced length',
     'src/logger/core/body-bytes.ts',
-    '  if (hasNoBody(req, res)) return 0;\n',
+    '  if (noBody(req, res)) return 0;\n',
     '',
   ),
   logger(
@@ -1320,7 +1320,7 @@ export const mutants = [
   ),
   hostile(
     'trust-proxy: both headers read',
-    'src/logger/index.ts',
+    LOG,
     '  const value = req.headers[proxy.header];',
     "  const value = req.headers[proxy.header] ?? req.headers['x-forwarded-for'];",
     ['test/hostile/trust-proxy'],
@@ -1370,8 +1370,8 @@ export const mutants = [
   hostile(
     'trust-proxy: a header trusted by default',
     'src/logger/core/proxy.ts',
-    '  if (value === undefined || value === null || value === false) return undefined;',
-    '  if (value === undefined || value === null || value === false) return () => true;',
+    '  if (isOff(value)) return undefined;',
+    '  if (isOff(value)) return () => true;',
     ['test/hostile/trust-proxy'],
   ),
   hostile(
@@ -1636,8 +1636,8 @@ export const mutants = [
   hostile(
     'sample: a failure sampled out like a success',
     WRITER,
-    '          slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;',
-    '          slow || status === undefined || failureOf(req) !== undefined;',
+    '        slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;',
+    '        slow || status === undefined || failureOf(req) !== undefined;',
     ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
   ),
   hostile(
@@ -1912,6 +1912,13 @@ export const mutants = [
     '    this.closeFile();\n    this.open(true);\n  }',
     '  }',
     ['test/destination/rotation'],
+  ),
+  hostile(
+    'json: a preset line written straight leaves out the fields its logger adds',
+    'src/logger/json/format.ts',
+    'return added === undefined ? text : `${text}${addedText(added, req)}}`;',
+    'return added === undefined ? text : `${text}}`;',
+    ['test/hostile/properties-json-added-fields'],
   ),
   hostile(
     'destination: flush() resolves although its lines were dropped',

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { type ErrorType, HttpwareSyntaxError, isHttpwareError } from '../errors.js';
 import { recordFailure } from '../failures.js';
-import { logger } from '../logger/index.js';
+import { nodeLogger } from '../logger/node-exchange.js';
 import type { FormatFn, LoggerOptions, PredefinedFormat } from '../logger/types.js';
 import { jsonPipeline } from '../parsers/json.js';
 import { parseContentType } from '../parsers/media-type.js';
@@ -172,13 +172,16 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
   'httpware-logger',
   (instance, options, done) => {
     const given = (options ?? {}) as Record<string, unknown>;
-    let middleware: ReturnType<typeof logger>;
+    let middleware: ReturnType<typeof nodeLogger>;
     try {
       if (instance.hasDecorator(LOGGER_REGISTERED)) throw new Error(TWICE);
       if (given.requestId !== undefined && typeof given.requestId !== 'boolean') {
         throw new TypeError('option requestId must be a boolean');
       }
-      middleware = logger((given.format ?? 'combined') as PredefinedFormat, loggerOptionsOf(given));
+      middleware = nodeLogger(
+        (given.format ?? 'combined') as PredefinedFormat,
+        loggerOptionsOf(given),
+      );
     } catch (err) {
       done(err as Error);
       return;

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { recordFailure } from '../failures.js';
-import { logger as nodeLogger } from '../logger/index.js';
+import { nodeLogger } from '../logger/node-exchange.js';
 import { json as nodeJson } from '../parsers/json.js';
 import { raw as nodeRaw } from '../parsers/raw.js';
 import { text as nodeText } from '../parsers/text.js';

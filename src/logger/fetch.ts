@@ -27,16 +27,20 @@
 // 101, which `new Response` cannot copy).
 
 import { AsyncResource } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
 import { failureOf, recordFailure } from '../failures.js';
+import { hasNoBody } from '../http-facts.js';
+import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
+import { Exchange } from './core/exchange.js';
+import { isOff, isUnset } from './core/option-off.js';
 import {
-  isValidRequestId,
   type ResolvedRequestIdOptions,
+  requestIdFor,
   resolveRequestIdOptions,
 } from './core/request-id.js';
 import { sizeWithoutStream } from './core/response-size.js';
-import { clock, Exchange } from './core/timing.js';
+import { clock } from './core/timing.js';
+import { ORIGIN } from './core/url-parts.js';
 import { onceWarning } from './core/warnings.js';
 import type {
   FetchLog,
@@ -172,9 +176,6 @@ class FetchResponse implements FetchLogResponse {
   }
 }
 
-/** `scheme "://" authority`, before the path of an absolute URL (what `request.url` is). */
-const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
-
 /** The request target as node:http's `req.url` has it: path and query of the absolute URL. */
 function targetOf(url: string): string {
   // An http(s) URL as the URL parser writes it (what `request.url` is) has its path right
@@ -251,11 +252,6 @@ function runtimeAddress(request: Request, second: unknown, node: NodeRequest | u
   const socket = address(node?.socket?.remoteAddress);
   if (socket !== undefined) return socket;
   return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;
-}
-
-/** Statuses whose response has no body (RFC 9110, section 6.4.1), and 101, which has none. */
-function hasNoBody(method: string, status: number): boolean {
-  return method === 'HEAD' || status === 204 || status === 304 || status < 200;
 }
 
 /** The default stream: standard output where there is one, else the console (workerd). */
@@ -340,10 +336,9 @@ class FetchExchange {
     this.req = new FetchRequest(request, ip, node);
     this.ids = ids;
     if (ids !== undefined) {
-      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID
-      // (node:crypto's, as the Node door's: a test environment may lack the `crypto` global).
+      // As the requestId middleware: a trusted, well-formed incoming id, else a new UUID.
       const incoming = ids.trust ? request.headers.get(ids.header) : undefined;
-      this.req.id = isValidRequestId(incoming) ? incoming : randomUUID();
+      this.req.id = requestIdFor(incoming);
     }
     this.res = new FetchResponse();
     this.writer = writer;
@@ -554,14 +549,6 @@ function copied(
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 /**
  * Hono's `c.executionCtx` (Workers' `ctx`), read on workerd only: elsewhere Hono's getter
  * throws for want of one, and an Error made per request costs more than the line.
@@ -582,22 +569,21 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
 ): FetchLog {
   // The Web parsers hand the body to the handler and keep nothing on the Request to read.
   const bodyOption = (options as { body?: unknown } | null | undefined)?.body;
-  if (bodyOption !== undefined && bodyOption !== null && bodyOption !== false) {
+  if (!isOff(bodyOption)) {
     throw new TypeError(
       "option body is not available on fetchLogger: the parsed body is the handler's alone",
     );
   }
   const writer = lineWriter(format, options, defaultStream);
   const given = (options as { remoteAddress?: unknown } | null | undefined)?.remoteAddress;
-  if (given !== undefined && given !== null && typeof given !== 'function') {
+  if (!isUnset(given) && typeof given !== 'function') {
     throw new TypeError('option remoteAddress must be a function');
   }
   const addressOf = typeof given === 'function' ? (given as AddressOption) : undefined;
   const idOption = (options as { requestId?: unknown } | null | undefined)?.requestId;
-  const ids =
-    idOption === undefined || idOption === null || idOption === false
-      ? undefined
-      : resolveRequestIdOptions(idOption === true ? undefined : idOption);
+  const ids = isOff(idOption)
+    ? undefined
+    : resolveRequestIdOptions(idOption === true ? undefined : idOption);
 
   /** `exclude`'s paths and methods: such a request goes to the handler untouched. */
   const excluded = writer.excluded;

@@ -1,45 +1,40 @@
-// What both front doors share: a logger's options and format resolved once, and the function
-// that writes one exchange's line (skip, format, stream, OpenTelemetry record). The Node
-// middleware (index.ts) and the fetch wrapper (fetch.ts) each fill an `Exchange` their own way
-// and hand it to `log`.
+// What every door shares: a logger's options and format resolved once, and the function that
+// writes one exchange's line (skip, format, stream, OpenTelemetry record). The doors on
+// node:http (node-exchange.ts: the Node middleware, Koa, Fastify) and the fetch wrapper
+// (fetch.ts) each fill an `Exchange` their own way and hand it to `log`.
 
-import { randomUUID } from 'node:crypto';
 import { failureOf } from '../failures.js';
 import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';
 import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
 import {
   type ArrivalExclusion,
   type Controls,
-  clearLine,
   keptByTraceId,
   LEVELS,
   raisedForSlow,
   resolveControls,
-  SAMPLE_RATE,
-  setLine,
-  slowOfLine,
 } from './core/controls.js';
-import { verbatimMessages } from './core/failure.js';
+import type { Exchange } from './core/exchange.js';
+import { enterLine, Line, LineSlot, leaveLine } from './core/line.js';
+import { isOff, isUnset } from './core/option-off.js';
 import { type ProxyResolver, proxyResolver } from './core/proxy.js';
 import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
+import { newRequestId } from './core/request-id.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
-import { type Exchange, enter, leave, spanOf, statusCodeOf } from './core/timing.js';
+import { spanOf, statusCodeOf } from './core/timing.js';
 import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
 import { HEAD_TOKENS } from './core/tokens.js';
 import { traceIdOf } from './core/traceparent.js';
 import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
 import { arrivalEcs, arrivalJson } from './json/arrival.js';
-import { holdLine, lineDuration, releaseLine } from './json/builtins.js';
-import { formatForLogger, isJsonFormat, setKey } from './json/format.js';
+import { lineDuration } from './json/builtins.js';
+import { formatForLogger, isJsonFormat } from './json/format.js';
 import { defaultLevelOf } from './json/presets.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, declareTokenNames, tokenNamesOf, withoutColour } from './text/compile.js';
+import { compile, tokenNamesOf, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
-
-type Request = LogRequest;
-type Response = LogResponse;
 
 /** W3C Trace Context's `sampled` bit of trace-flags: the caller may have recorded the trace. */
 const TRACE_FLAG_SAMPLED = 0x01;
@@ -53,7 +48,7 @@ export interface LineWriter {
   /** Whether the format may call the application's code now (see applicationTokensWatcher). */
   readonly callsApplication: () => boolean;
   readonly immediate: boolean;
-  readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  readonly skip: ((req: LogRequest, res: LogResponse) => unknown) | undefined;
   /** Whether `skip` or `level` (application code, which may read the async context) is given. */
   readonly callbacks: boolean;
   /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
@@ -67,7 +62,7 @@ export interface LineWriter {
 /** Options resolved once, when a logger is created. */
 interface ResolvedOptions {
   readonly immediate: boolean;
-  readonly skip: ((req: Request, res: Response) => unknown) | undefined;
+  readonly skip: ((req: LogRequest, res: LogResponse) => unknown) | undefined;
   /** Where lines go; undefined when only OpenTelemetry records are emitted (`otel`, no stream). */
   readonly stream: LogStream | undefined;
   /** The `otel` option as given (resolved with the format, in `logger`). */
@@ -112,7 +107,7 @@ const proxyFailed = onceWarning(
 );
 
 function resolveOptions(options: unknown, defaultStream: () => LogStream): ResolvedOptions {
-  if (options === undefined || options === null) {
+  if (isUnset(options)) {
     return {
       immediate: false,
       skip: undefined,
@@ -143,29 +138,22 @@ function resolveOptions(options: unknown, defaultStream: () => LogStream): Resol
     start,
     body,
   } = options as Record<string, unknown>;
-  // Absent, `null` and (for skip) `false` all mean "not set", as they do in morgan, which reads
-  // these options by truthiness: `{ stream: cond ? file : null }` keeps working after migration.
-  const skipGiven = skip !== undefined && skip !== null && skip !== false;
+  // Absent, `null` and (for skip and start) `false` all mean "not set" (core/option-off.ts).
+  const skipGiven = !isOff(skip);
   if (skipGiven && typeof skip !== 'function') {
     throw new TypeError('option skip must be a function');
   }
-  const streamGiven = stream !== undefined && stream !== null;
+  const streamGiven = !isUnset(stream);
   if (
     streamGiven &&
     (typeof stream !== 'object' || typeof (stream as { write?: unknown }).write !== 'function')
   ) {
     throw new TypeError('option stream must be a writable stream (an object with a write method)');
   }
-  // `null` is "not set", as for morgan's options.
-  if (
-    errorMessage !== undefined &&
-    errorMessage !== null &&
-    errorMessage !== 'safe' &&
-    errorMessage !== 'verbatim'
-  ) {
+  if (!isUnset(errorMessage) && errorMessage !== 'safe' && errorMessage !== 'verbatim') {
     throw new TypeError('option errorMessage must be "safe" or "verbatim"');
   }
-  const startGiven = start !== undefined && start !== null && start !== false;
+  const startGiven = !isOff(start);
   if (startGiven && start !== true && typeof start !== 'string' && typeof start !== 'function') {
     throw new TypeError('option start must be true, a format name, a format string or a function');
   }
@@ -294,19 +282,19 @@ export function lineWriter(
   const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
   const resolved = resolveFormat(format);
   const bodyText = bodyReader(body, resolved, otelOption);
-  const formatLine = withBodyFields(
-    formatForLogger(resolved, redact, objectMode),
-    bodyText,
-    isJsonFormat(resolved),
-    isEcsFormat(resolved),
-  );
+  const jsonLines = isJsonFormat(resolved);
+  // A JSON line carries the body fields and the controls' fields as its last fields.
+  const added =
+    jsonLines && (bodyText !== undefined || controls !== undefined)
+      ? { body: bodyText, ecs: isEcsFormat(resolved), controls: controls !== undefined }
+      : undefined;
+  const formatLine = formatForLogger(resolved, redact, objectMode, added);
   const otel = resolveOtel(otelOption, resolved, redact, bodyText);
   // The line is made to be written, or as the body of a record (a text format's line).
-  const makesLine = target !== undefined || !isJsonFormat(resolved);
+  const makesLine = target !== undefined || !jsonLines;
   const tokens = tokensFor(redact);
   const arrivalFormat = arrivalFormatOf(start, resolved, redact, objectMode, target);
   const needs = needsOf(formatLine, otel, arrivalFormat, controls);
-  const jsonLines = isJsonFormat(resolved);
   const callsApplication = applicationTokensWatcher(formatLine, arrivalFormat);
   if (target !== undefined) guardStreamErrors(target);
 
@@ -332,30 +320,22 @@ export function lineWriter(
       ? target
       : bufferedStream(target, bufferMs, (err) => writeFailed(err));
 
-  function logRequest(exchange: Exchange): void {
-    // Tokens find the exchange through `current` while the line is made (see timing.ts).
-    const previous = enter(exchange);
+  const lines = new LineSlot(verbatim);
+
+  function log(exchange: Exchange): void {
+    // Tokens find the line, and its exchange, while it is made (see core/line.ts).
+    const line = lines.take(exchange);
+    const previous = enterLine(line);
     try {
       if (controls === undefined) writeLine(exchange);
-      else writeControlled(exchange);
+      else writeControlled(exchange, line);
     } finally {
-      leave(previous);
+      leaveLine(previous);
+      lines.giveBack(line);
     }
   }
 
-  // Errors' own messages for this logger's line alone; a default logger's lines pay nothing.
-  const log = verbatim
-    ? (exchange: Exchange): void => {
-        const previous = verbatimMessages(true);
-        try {
-          logRequest(exchange);
-        } finally {
-          verbatimMessages(previous);
-        }
-      }
-    : logRequest;
-
-  function skipped(req: Request, res: Response): boolean {
+  function skipped(req: LogRequest, res: LogResponse): boolean {
     if (skip === undefined) return false;
     try {
       return Boolean(skip(req, res));
@@ -386,9 +366,9 @@ export function lineWriter(
    */
   function logArrival(exchange: Exchange): void {
     const req = exchange.req as { id?: unknown };
-    // node:crypto's, not the `crypto` global, which Jest's jsdom environment does not have.
-    if (req.id === undefined || req.id === null || req.id === '') req.id = randomUUID();
-    const previous = enter(exchange);
+    if (req.id === undefined || req.id === null || req.id === '') req.id = newRequestId();
+    // Errors' messages are the safe ones on an arrival line, whatever `errorMessage` says.
+    const previous = enterLine(new Line(exchange, false));
     try {
       if (skipped(exchange.req, exchange.res)) return;
       let line: unknown;
@@ -404,18 +384,18 @@ export function lineWriter(
       }
       if (line !== undefined && line !== null) write(stream as LogStream, line);
     } finally {
-      leave(previous);
+      leaveLine(previous);
     }
   }
 
   function writeLine(exchange: Exchange): void {
     const { req, res } = exchange;
     if (skipped(req, res)) return;
-    writeOut(exchange, undefined);
+    writeOut(exchange);
   }
 
   /** The level the `level` function gives, or undefined (the default) when it fails. */
-  function levelFor(req: Request, res: Response): string | undefined {
+  function levelFor(req: LogRequest, res: LogResponse): string | undefined {
     const level = (controls as Controls).level;
     if (level === undefined) return undefined;
     try {
@@ -429,7 +409,7 @@ export function lineWriter(
   }
 
   /** Whether a request kept by no other rule is in the sampled share. */
-  function sampledIn(req: Request, c: Controls): boolean {
+  function sampledIn(req: LogRequest, c: Controls): boolean {
     if (c.byTraceId) {
       // An active span: its trace's own decision, whatever sampler made it, so that there is
       // a line for each sampled trace and none for the others (OpenTelemetry JS's
@@ -450,57 +430,38 @@ export function lineWriter(
    * or a `silent` level, in that order, before any token is computed; else written with its
    * level, `slow` and `sampling.rate`.
    */
-  function writeControlled(exchange: Exchange): void {
+  function writeControlled(exchange: Exchange, line: Line): void {
     const c = controls as Controls;
     const { req, res } = exchange;
     const status = statusCodeOf(res);
     if (c.excludedStatus !== undefined && status !== undefined && c.excludedStatus(status)) return;
     if (skipped(req, res)) return;
-    holdLine();
-    try {
-      const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
-      const slow = ms !== undefined && ms >= (c.slowMs as number);
-      let rate: number | undefined;
-      if (c.rate !== undefined) {
-        // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
-        const kept =
-          slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
-        if (!kept && !sampledIn(req, c)) return;
-        rate = kept ? 1 : c.rate;
-      }
-      let level = levelFor(req, res);
-      // A slow request is always logged: `silent` gives way to the raised level.
-      if (level === 'silent' && !slow) return;
-      if (slow)
-        level = raisedForSlow(
-          level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
-        );
-      setLine(level, slow, rate);
-      writeOut(exchange, rate);
-    } finally {
-      clearLine();
-      releaseLine();
+    // The duration judged here is the line's (read once per line, line.ts).
+    const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
+    const slow = ms !== undefined && ms >= (c.slowMs as number);
+    let rate: number | undefined;
+    if (c.rate !== undefined) {
+      // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
+      const kept =
+        slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
+      if (!kept && !sampledIn(req, c)) return;
+      rate = kept ? 1 : c.rate;
     }
+    let level = levelFor(req, res);
+    // A slow request is always logged: `silent` gives way to the raised level.
+    if (level === 'silent' && !slow) return;
+    if (slow)
+      level = raisedForSlow(
+        level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
+      );
+    line.level = level;
+    line.slow = slow ? true : undefined;
+    line.rate = rate;
+    writeOut(exchange);
   }
 
-  /** The controls' fields added to a JSON line (a string ending in `}`, or an object). */
-  function withControls(line: unknown, rate: number | undefined): unknown {
-    const slow = slowOfLine();
-    if (!jsonLines || (rate === undefined && slow === undefined)) return line;
-    if (typeof line === 'object' && line !== null) {
-      const fields = line as Record<string, unknown>;
-      if (rate !== undefined) fields[SAMPLE_RATE] = rate;
-      if (slow) fields.slow = true;
-      return line;
-    }
-    if (typeof line !== 'string' || !line.endsWith('}')) return line;
-    const tail = `${rate === undefined ? '' : `,"${SAMPLE_RATE}":${rate}`}${slow ? ',"slow":true' : ''}}`;
-    return line.length === 2 ? `{${tail.slice(1)}` : line.slice(0, -1) + tail;
-  }
-
-  function writeOut(exchange: Exchange, rate: number | undefined): void {
+  function writeOut(exchange: Exchange): void {
     const { req, res } = exchange;
-    otel?.startLine();
     let line: unknown;
     if (makesLine) {
       try {
@@ -510,7 +471,6 @@ export function lineWriter(
         return;
       }
       if (line === undefined || line === null) return;
-      if (controls !== undefined) line = withControls(line, rate);
       if (stream !== undefined) write(stream, line);
     }
     otel?.emit(exchange, tokens, line);
@@ -579,41 +539,4 @@ function bodyReader(
   }
   // Whatever parser ran: only a plain object is read (see core/body-fields.ts).
   return (req) => bodyFieldsText(body, (req as { body?: unknown }).body);
-}
-
-/** The key of the body fields in a JSON line: ECS's own field (a string), or an object. */
-const BODY_KEY = 'http.request.body.fields';
-const ECS_BODY_KEY = 'http.request.body.content';
-
-/**
- * A JSON format with the body fields added as the line's last field. A text format is left as
- * it is (its OpenTelemetry record gets them). Costs nothing when the option is off.
- */
-function withBodyFields(
-  format: FormatFn<LogRequest, LogResponse>,
-  bodyText: ((req: LogRequest) => string | undefined) | undefined,
-  json: boolean,
-  ecs: boolean,
-): FormatFn<LogRequest, LogResponse> {
-  if (bodyText === undefined || !json) return format;
-  const key = ecs ? ECS_BODY_KEY : BODY_KEY;
-  const prefix = `"${key}":`;
-  const withBody: FormatFn<LogRequest, LogResponse> = (tokens, req, res) => {
-    const line = format(tokens, req, res);
-    const text = bodyText(req);
-    if (text === undefined) return line;
-    // ECS's field is a text field: the object goes in as its JSON text.
-    const value = ecs ? JSON.stringify(text) : text;
-    if (typeof line === 'string' && line.endsWith('}')) {
-      return `${line.slice(0, -1)}${line === '{}' ? '' : ','}${prefix}${value}}`;
-    }
-    if (typeof line === 'object' && line !== null) {
-      // JSON.parse of our own text: a `__proto__` key in it stays an own key.
-      setKey(line as Record<string, unknown>, key, ecs ? text : JSON.parse(text));
-    }
-    return line;
-  };
-  const names = tokenNamesOf(format);
-  if (names !== undefined) declareTokenNames(withBody, names);
-  return withBody;
 }

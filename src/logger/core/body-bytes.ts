@@ -17,23 +17,10 @@
 // did not all reach the client, and how much did is not known.
 
 import type { ServerResponse } from 'node:http';
+import { hasNoBody } from '../../http-facts.js';
 import type { LogRequest, LogResponse } from '../types.js';
-import { exchangeOfLine } from './timing.js';
-
-/** What one response's body writes added up to. */
-export interface BodyMeter {
-  /** Whether the writes are counted: undefined until the head is out. */
-  counting: boolean | undefined;
-  /** Bytes written while counting. */
-  bytes: number;
-  /** Inside `end`, which over HTTP/2 writes its chunk through `this.write`: counted once. */
-  ending: boolean;
-  /**
-   * The length the response announced, read once its head was out and the writes were not
-   * to be counted (fixed from then on): the line need not read it again.
-   */
-  announced: unknown;
-}
+import type { BodyMeter } from './exchange.js';
+import { exchangeOfLine } from './line.js';
 
 /** A `Content-Length` line of a head as node:http writes it (names keep the case given). */
 const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i;
@@ -82,10 +69,10 @@ export function announcedLength(res: LogResponse): unknown {
  * Whether the response has no body (RFC 9110, section 6.4.1): to HEAD, or a 1xx, 204 or 304.
  * node:http marks it `_hasBody = false` and ignores writes; node:http2 sends none.
  */
-function hasNoBody(req: LogRequest, res: LogResponse): boolean {
-  if ((res as { _hasBody?: unknown })._hasBody === false || req.method === 'HEAD') return true;
-  const status = res.statusCode;
-  return status === 204 || status === 304 || (status >= 100 && status < 200);
+function noBody(req: LogRequest, res: LogResponse): boolean {
+  return (
+    (res as { _hasBody?: unknown })._hasBody === false || hasNoBody(req.method, res.statusCode)
+  );
 }
 
 /** The bytes of a chunk given to `write` or `end`, as Node sends it (0 for a callback). */
@@ -99,7 +86,7 @@ function sizeOf(chunk: unknown, encoding: unknown): number {
 /** Whether `meter` counts, decided once the head is out. */
 function counts(meter: BodyMeter, req: LogRequest, res: LogResponse): boolean {
   if (meter.counting === undefined && res.headersSent) {
-    if (hasNoBody(req, res)) {
+    if (noBody(req, res)) {
       meter.counting = false;
     } else {
       const announced = announcedLength(res);
@@ -183,17 +170,17 @@ export function integerOf(value: unknown): number | undefined {
  */
 export function bodyBytes(req: LogRequest, res: LogResponse): number | undefined {
   if (!res.headersSent) return undefined;
-  if (hasNoBody(req, res)) return 0;
+  if (noBody(req, res)) return 0;
   const meter = exchangeOfLine(req, res)?.meter;
   if (meter !== undefined) {
-    if (meter.counting === true) return isFinished(res) ? meter.bytes : undefined;
+    if (meter.counting === true) return wholeBodyHandedOn(res) ? meter.bytes : undefined;
     if (meter.announced !== undefined) return integerOf(meter.announced);
   }
   return integerOf(announcedLength(res));
 }
 
 /** Whether the whole response was handed to the connection (`'finish'` was emitted). */
-function isFinished(res: LogResponse): boolean {
+function wholeBodyHandedOn(res: LogResponse): boolean {
   const finished = (res as { writableFinished?: unknown }).writableFinished;
   return typeof finished === 'boolean' ? finished : res.writableEnded;
 }

@@ -20,6 +20,7 @@
 //   quotes, DEL, C1, U+2028/9 escaped), so nothing in a body can end or forge a line.
 
 import { encodeString } from '../json/encode.js';
+import { isOff } from './option-off.js';
 import { MASK, type RedactPolicy } from './redact.js';
 import { secretKeyMatcher } from './secret-names.js';
 
@@ -69,7 +70,7 @@ function boundedInteger(
 
 /** The `body` option: undefined when off (absent, `null`, `false`). */
 export function resolveBodyFields(option: unknown, policy: RedactPolicy): BodyFields | undefined {
-  if (option === undefined || option === null || option === false) return undefined;
+  if (isOff(option)) return undefined;
   if (typeof option !== 'object' || Array.isArray(option)) {
     throw new TypeError('option body must be an object: { fields, maxBytes, maxDepth }');
   }

@@ -4,6 +4,7 @@
 // per request (writer.ts and the doors pick their plain paths at creation).
 
 import type { LogRequest, LogResponse } from '../types.js';
+import { isUnset } from './option-off.js';
 import { pathOf } from './url-parts.js';
 
 /** Every level a `level` function may return; `silent` writes nothing. */
@@ -142,7 +143,7 @@ const EXCLUDE_KEYS: ReadonlySet<string> = new Set(['paths', 'methods', 'statuses
 function resolveExclude(
   exclude: unknown,
 ): Pick<Controls, 'excluded' | 'excludedStatus'> | undefined {
-  if (exclude === undefined || exclude === null) return undefined;
+  if (isUnset(exclude)) return undefined;
   if (typeof exclude !== 'object' || Array.isArray(exclude)) {
     throw new TypeError('option exclude must be an object: { paths, methods, statuses }');
   }
@@ -207,7 +208,7 @@ function resolveSample(
   sample: unknown,
 ): Pick<Controls, 'rate' | 'keepStatus' | 'byTraceId' | 'threshold'> {
   const off = { rate: undefined, keepStatus: 400, byTraceId: false, threshold: [0, 0] as const };
-  if (sample === undefined || sample === null) return off;
+  if (isUnset(sample)) return off;
   const message = 'option sample must be a rate from 0 to 1, or { rate, keepStatus?, traceId? }';
   if (isRate(sample))
     return { ...off, rate: sample, byTraceId: true, threshold: thresholdOf(sample) };
@@ -243,14 +244,10 @@ export function resolveControls(
   const { exclude, sample, slow, level } = options;
   const exclusion = resolveExclude(exclude);
   const sampling = resolveSample(sample);
-  if (
-    slow !== undefined &&
-    slow !== null &&
-    !(typeof slow === 'number' && slow >= 0 && slow < Infinity)
-  ) {
+  if (!isUnset(slow) && !(typeof slow === 'number' && slow >= 0 && slow < Infinity)) {
     throw new TypeError('option slow must be a number of milliseconds');
   }
-  if (level !== undefined && level !== null && typeof level !== 'function') {
+  if (!isUnset(level) && typeof level !== 'function') {
     throw new TypeError('option level must be a function of (req, res) returning a level');
   }
   const slowMs = typeof slow === 'number' ? slow : undefined;
@@ -287,40 +284,6 @@ export function raisedForSlow(level: string): string {
 
 /** The field naming the sampling rate on json and ecs lines and OpenTelemetry records. */
 export const SAMPLE_RATE = 'sampling.rate';
-
-// The line being written: what its level, `:slow` and `:sample-rate` read
-
-let lineLevel: string | undefined;
-let lineSlow: true | undefined;
-let lineRate: number | undefined;
-
-/** Sets what the line about to be made says (cleared with `clearLine`). */
-export function setLine(level: string | undefined, slow: boolean, rate: number | undefined): void {
-  lineLevel = level;
-  lineSlow = slow ? true : undefined;
-  lineRate = rate;
-}
-
-export function clearLine(): void {
-  lineLevel = undefined;
-  lineSlow = undefined;
-  lineRate = undefined;
-}
-
-/** The level the `level` option or `slow` gave the line being made, if any. */
-export function controlledLevel(): string | undefined {
-  return lineLevel;
-}
-
-/** `true` when the line being made is of a slow request (`:slow`). */
-export function slowOfLine(): true | undefined {
-  return lineSlow;
-}
-
-/** The share of such requests kept, on a line of a sampling logger (`:sample-rate`). */
-export function rateOfLine(): number | undefined {
-  return lineRate;
-}
 
 /** A `*` only as a trailing "/*" (a prefix): anywhere else it would read as a glob it is not. */
 function starOnlyTrailing(path: string): boolean {

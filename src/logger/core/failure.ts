@@ -10,22 +10,12 @@
 // its message. An error the application records that no parser touched keeps its message:
 // that text is the application's own.
 //
-// A logger created with `errorMessage: 'verbatim'` gives every message as it is: the logger
-// turns `verbatim` on while it makes its line (lines are made synchronously, one at a time),
-// so loggers with the default pay nothing for the option.
+// A logger created with `errorMessage: 'verbatim'` gives every message as it is: its lines say
+// so (line.ts), so loggers with the default pay nothing for the option.
 
 import { failureOf, LOG_TEXTS, logTextOf } from '../../failures.js';
 import type { LogRequest } from '../types.js';
-
-/** Whether the line being made is an `errorMessage: 'verbatim'` logger's. */
-let verbatim = false;
-
-/** Sets whether messages are given as they are; returns the previous setting, to restore. */
-export function verbatimMessages(on: boolean): boolean {
-  const previous = verbatim;
-  verbatim = on;
-  return previous;
-}
+import { currentLine } from './line.js';
 
 /** OpenTelemetry's `error.type` when nothing better names the error. */
 const OTHER = '_OTHER';
@@ -67,7 +57,7 @@ export function errorMessageOf(err: unknown): string | undefined {
   if (typeof err === 'string') return err === '' ? undefined : err;
   if (typeof err !== 'object' || err === null) return undefined;
   const { type, message } = err as { type?: unknown; message?: unknown };
-  if (!verbatim) {
+  if (currentLine()?.verbatim !== true) {
     // Whoever made it (httpware, body-parser, Express's parsers), this kind may quote the body.
     if (type === 'entity.parse.failed') return parseFailureMessage(err);
     // So may whatever a verify threw: body-parser 1.x and 2 keep its message (Express 4's

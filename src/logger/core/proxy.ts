@@ -20,6 +20,8 @@
 // Nothing here runs unless the option is on; the header is parsed once per request, lazily,
 // from the right, only as far as the trusted hops go.
 
+import { isOff, isUnset } from './option-off.js';
+
 /** An address as 16 bytes: IPv4 as its IPv4-mapped IPv6 form (::ffff:a.b.c.d). */
 type Bytes = Uint8Array;
 
@@ -171,7 +173,7 @@ function trustList(entries: readonly unknown[]): TrustFn | undefined {
  * ranges and names given, a function decides. Off (undefined) for `false`, `0`, `null`, `[]`.
  */
 export function resolveTrust(value: unknown): TrustFn | undefined {
-  if (value === undefined || value === null || value === false) return undefined;
+  if (isOff(value)) return undefined;
   if (value === true) return () => true;
   if (typeof value === 'number') {
     if (!Number.isInteger(value) || value < 0) {
@@ -275,7 +277,7 @@ export type ProxyHeader = 'x-forwarded-for' | 'forwarded';
 
 /** The `forwardedHeader` option: X-Forwarded-For unless `forwarded` is named. */
 export function resolveProxyHeader(value: unknown, trusting: boolean): ProxyHeader {
-  if (value === undefined || value === null) return 'x-forwarded-for';
+  if (isUnset(value)) return 'x-forwarded-for';
   if (typeof value !== 'string') {
     throw new TypeError('option forwardedHeader must be "x-forwarded-for" or "forwarded"');
   }

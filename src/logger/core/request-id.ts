@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestIdMiddleware, RequestIdOptions } from '../types.js';
+import { isUnset } from './option-off.js';
 
 /**
  * 1 to 128 characters that need no quoting in a log, a header or a URL, and that keep the id
@@ -29,7 +30,7 @@ export interface ResolvedRequestIdOptions {
 }
 
 export function resolveRequestIdOptions(options: unknown): ResolvedRequestIdOptions {
-  if (options === undefined || options === null) return { header: 'x-request-id', trust: true };
+  if (isUnset(options)) return { header: 'x-request-id', trust: true };
   if (typeof options !== 'object') throw new TypeError('argument options must be an object');
   const { header = 'x-request-id', trust = true } = options as Record<string, unknown>;
   if (typeof header !== 'string' || !HEADER_NAME.test(header)) {
@@ -44,6 +45,20 @@ export function isValidRequestId(value: unknown): value is string {
   return typeof value === 'string' && VALID_ID.test(value);
 }
 
+/**
+ * The id of a request that came with `incoming` (its id header, when trusted): that id when it
+ * is well-formed, else a new random UUID (node:crypto's, not the `crypto` global, which Jest's
+ * jsdom environment and some test setups lack).
+ */
+export function requestIdFor(incoming: unknown): string {
+  return isValidRequestId(incoming) ? incoming : randomUUID();
+}
+
+/** A new request id, for a request that has none. */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
 /** Creates the request-id middleware. */
 export function requestId<
   Req extends IncomingMessage = IncomingMessage,
@@ -52,7 +67,7 @@ export function requestId<
   const { header, trust } = resolveRequestIdOptions(options);
   return function requestId(req, res, next) {
     const incoming = trust ? req.headers[header] : undefined;
-    const id = isValidRequestId(incoming) ? incoming : randomUUID();
+    const id = requestIdFor(incoming);
     (req as { id?: string }).id = id;
     if (!res.headersSent) res.setHeader(header, id);
     next();

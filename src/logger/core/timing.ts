@@ -1,16 +1,12 @@
 // Per-request state, kept off `req` and `res`: when the request reached the logger and from
 // which address, and when and with what the response wrote its head. It lives in one small
-// object per request (an `Exchange`), held only by that request's closures: the 'close'
+// object per request (an `Exchange`, exchange.ts), held only by that request's closures: the 'close'
 // listener that writes the line and, for formats that read the head, the `writeHead` wrapper.
 // Nothing is attached to `req` or `res` to find it again (no field, symbol, private name or
 // WeakMap entry: each of those cost more than the rest of a line, or changed the hidden class
 // of Node's own objects for every later access inside node:http).
 //
-// Tokens are called as `tokens[name](req, res, arg)`, so they cannot be handed the exchange.
-// A line is rendered synchronously, so while it is, the exchange is the module's `current`
-// one, and a token finds it there when it is asked about the same `req` (or `res`). A token
-// called outside a line (by hand, from the application) knows no arrival and no head, as if
-// the logger had not seen the request.
+// Tokens read the exchange through the line being made (line.ts).
 //
 // Node has no event for "headers written", so, as morgan does through on-headers, `writeHead`
 // is wrapped: every way a response sends its head (`writeHead`, the implicit head of the first
@@ -38,8 +34,9 @@ import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { LogRequest, LogResponse } from '../types.js';
 import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
-import type { BodyMeter } from './body-bytes.js';
+import type { Exchange } from './exchange.js';
 import { toFixed } from './fixed.js';
+import { arrivalOf, lineExchange } from './line.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
 let now: () => number = () => performance.now();
@@ -57,86 +54,6 @@ export function clock(): number {
 }
 
 /**
- * What one logger knows about one request and its response. Every field is first assigned in
- * the constructor, in one order, with no class-field declarations: the parameter properties and
- * declared fields compiled to a definition of each field and then an assignment, which cost
- * about 90 instructions per request more (callgrind, `combined`).
- */
-export class Exchange {
-  declare readonly req: LogRequest;
-  declare readonly res: LogResponse;
-  /** Clock reading when the request reached this logger (NaN when nothing needs it). */
-  declare readonly startedAt: number;
-  /** `req.ip` or the socket's address on arrival (the socket may be gone at the end). */
-  declare readonly remoteAddress: string | undefined;
-  /**
-   * Whether the head was already out when the request reached this logger: then, as for
-   * morgan (whose on-headers never sees it), no time is known to the end either.
-   */
-  declare readonly sentBefore: boolean;
-  /** The response's status code when the request reached the logger (200 unless set before). */
-  declare readonly statusOnArrival: number;
-  /** Whether the head was written (only the first `writeHead` is recorded). */
-  declare headWritten: boolean;
-  /** Clock reading when the head was about to be written (NaN when the format needs no time). */
-  declare headAt: number;
-  /** The headers argument given to `writeHead`, if any (object, pairs or flat list). */
-  declare headers: unknown;
-  /** Whether the connection closed before the application answered: see `abandon`. */
-  declare abandoned: boolean;
-  /** The OpenTelemetry context active when the request reached the logger (see active-span.ts). */
-  declare context: unknown;
-  /** The ids of the span in that context, once read: null when it has none. */
-  declare span: SpanContext | null | undefined;
-  /** The count of the body's bytes, for formats that read the body's size (body-bytes.ts). */
-  declare meter: BodyMeter | undefined;
-  /**
-   * Clock reading when the exchange ended, when that was before its line: a fetch body never
-   * delivered (fetch.ts) ends when its Response was handed on. NaN: it ends with its line.
-   */
-  declare endedAt: number;
-
-  constructor(
-    req: LogRequest,
-    res: LogResponse,
-    startedAt: number,
-    remoteAddress: string | undefined,
-    sentBefore = false,
-  ) {
-    this.req = req;
-    this.res = res;
-    this.startedAt = startedAt;
-    this.remoteAddress = remoteAddress;
-    this.sentBefore = sentBefore;
-    this.statusOnArrival = res.statusCode;
-    this.headWritten = false;
-    this.headAt = Number.NaN;
-    this.headers = undefined;
-    this.abandoned = false;
-    this.context = undefined;
-    this.span = undefined;
-    this.meter = undefined;
-    this.endedAt = Number.NaN;
-  }
-}
-
-let current: Exchange | undefined;
-
-/**
- * Makes `exchange` the one tokens read until `leave` is called with what this returned (lines
- * do not nest, but a custom token could in theory make one: the previous one is restored).
- */
-export function enter(exchange: Exchange): Exchange | undefined {
-  const previous = current;
-  current = exchange;
-  return previous;
-}
-
-export function leave(previous: Exchange | undefined): void {
-  current = previous;
-}
-
-/**
  * Writes the line of a response whose connection closed before the application answered, once
  * the application has had the rest of this turn of the event loop to answer. Every runtime
  * emits the response's 'close' before the application can: Node and Bun, over HTTP/1.1 and
@@ -148,7 +65,7 @@ export function leave(previous: Exchange | undefined): void {
  * request fails first ('aborted' before the response's 'close'), so the application may have
  * answered before the 'close' already.
  */
-export function abandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
+export function lineAfterAbandon(exchange: Exchange, line: (exchange: Exchange) => void): void {
   exchange.abandoned = true;
   setImmediate(line, exchange);
 }
@@ -163,7 +80,7 @@ export function statusCodeOf(res: LogResponse): number | undefined {
   // Ended without a head: over HTTP/2, answered after the stream was reset (the request's
   // 'aborted' comes before the response's 'close' there), so the head could not go out.
   if (res.writableEnded) return res.statusCode;
-  const exchange = current;
+  const exchange = lineExchange();
   if (exchange === undefined || exchange.res !== res) return undefined;
   return exchange.abandoned && res.statusCode !== exchange.statusOnArrival
     ? res.statusCode
@@ -182,31 +99,21 @@ export function spanOf(req: LogRequest): SpanContext | undefined {
   return exchange.span ?? undefined;
 }
 
-/** The exchange of the line being rendered, if it is about this request and response. */
-export function exchangeOfLine(req: LogRequest, res: LogResponse): Exchange | undefined {
-  const exchange = current;
-  return exchange !== undefined && exchange.req === req && exchange.res === res
+/** The exchange of the line being made, if it is about this response and its head is out. */
+function headOf(res: LogResponse): Exchange | undefined {
+  const exchange = lineExchange();
+  return exchange !== undefined && exchange.res === res && exchange.headWritten
     ? exchange
     : undefined;
 }
 
-/** The exchange of the line being rendered, if it is about this request. */
-function arrivalOf(req: LogRequest): Exchange | undefined {
-  return current !== undefined && current.req === req ? current : undefined;
-}
-
-/** The exchange of the line being rendered, if it is about this response and its head is out. */
-function headOf(res: LogResponse): Exchange | undefined {
-  return current !== undefined && current.res === res && current.headWritten ? current : undefined;
-}
-
 /**
- * The exchange of the line being rendered, if it is about this request and response and the
+ * The exchange of the line being made, if it is about this request and response and the
  * response's head went out after the request reached the logger: what the time to the end
  * needs, known without watching the head.
  */
 function sentOf(req: LogRequest, res: LogResponse): Exchange | undefined {
-  const exchange = current;
+  const exchange = lineExchange();
   return exchange !== undefined &&
     exchange.req === req &&
     exchange.res === res &&
@@ -261,7 +168,7 @@ export function onClose(res: ServerResponse, done: () => void): void {
   }
   const first = [done];
   closeQueues.set(res, first);
-  // Left in place, as a single logger's is; each `done` runs once (see whenDone in ../index.ts).
+  // Left in place, as a single logger's is; each `done` runs once (see whenDone in ../node-exchange.ts).
   const all = () => {
     closeQueues.delete(res);
     for (const each of first) each();

@@ -6,8 +6,8 @@ import { traceFlagsText } from './active-span.js';
 import { loggedUser } from './basic-auth.js';
 import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
-import { rateOfLine, slowOfLine } from './controls.js';
 import { errorMessage, errorType } from './failure.js';
+import { currentLine } from './line.js';
 import { dateRenderer } from './local-date.js';
 import {
   DEFAULT_POLICY,
@@ -32,7 +32,7 @@ import { maskedUrl, routeOf, urlPath, urlQuery } from './url-parts.js';
 type Builtin = (req: LogRequest, res: LogResponse, arg?: string) => string | undefined;
 
 /** A header value as one string: repeated headers (arrays) joined with ", ". */
-function headerText(value: string | readonly string[] | undefined): string | undefined {
+function headerValueText(value: string | readonly string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : (value as string | undefined);
 }
 
@@ -61,7 +61,7 @@ export const status: Builtin = function status(_req, res) {
 /** The URL the request came from, as sent, from the request's headers. */
 export function referrerIn(headers: LogRequest['headers']): string | undefined {
   // "Referer" is the header's standard (misspelt) name; some clients send "Referrer".
-  return headerText(headers.referer || headers.referrer);
+  return headerValueText(headers.referer || headers.referrer);
 }
 
 /** The URL the request came from, as sent. */
@@ -99,7 +99,7 @@ const userAgent: Builtin = function userAgent(req) {
 
 /** A request header's value; `name` is lower-case, as node:http keys `req.headers`. */
 function requestHeaderNamed(req: LogRequest, name: string): string | undefined {
-  return headerText(req.headers[name]);
+  return headerValueText(req.headers[name]);
 }
 
 export const responseHeader: TokenFn<LogRequest, LogResponse> = function responseHeader(
@@ -111,7 +111,7 @@ export const responseHeader: TokenFn<LogRequest, LogResponse> = function respons
   // Headers given to writeHead win, as they do in morgan (on-headers copies them over).
   const value = headerGivenToWriteHead(res, field) ?? res.getHeader(field);
   // A number (e.g. a Content-Length set as one) stays a number: not escaped, printed as is.
-  return typeof value === 'number' ? value : headerText(value);
+  return typeof value === 'number' ? value : headerValueText(value);
 };
 
 const requestIdToken: TokenFn<LogRequest, LogResponse> = function requestIdToken(req) {
@@ -254,13 +254,13 @@ export function boundBuiltin(
   return (req, res) => fn(req, res, arg as string);
 }
 
-// What the `slow` and `sample` options say of the line being made (see controls.ts).
+// What the `slow` and `sample` options say of the line being made (see line.ts).
 const slowToken: TokenFn<LogRequest, LogResponse> = function slow() {
-  return slowOfLine();
+  return currentLine()?.slow;
 };
 
 const sampleRate: TokenFn<LogRequest, LogResponse> = function sampleRate() {
-  return rateOfLine();
+  return currentLine()?.rate;
 };
 
 /** Every built-in token by name. */

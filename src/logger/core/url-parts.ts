@@ -9,8 +9,11 @@ export function fullUrl(req: LogRequest): string | undefined {
   return (req as { originalUrl?: string }).originalUrl || req.url;
 }
 
-/** `scheme "://" authority` of an absolute-form target (RFC 9112, section 3.2.2). */
-const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+/**
+ * `scheme "://" authority` of an absolute-form target (RFC 9112, section 3.2.2), or of an
+ * absolute URL (what a Web `request.url` is).
+ */
+export const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
 /**
  * The path of a request target, without the query. For an absolute-form target

@@ -6,6 +6,7 @@
 
 import { bodyBytes, integerOf } from '../core/body-bytes.js';
 import { isoDate, isoDateJson } from '../core/clf-date.js';
+import { currentLine } from '../core/line.js';
 import type { RedactPolicy } from '../core/redact.js';
 import { statusCodeOf, totalMs } from '../core/timing.js';
 import { builtinTokens, redactingTokens } from '../core/tokens.js';
@@ -14,53 +15,25 @@ import type { TokenPart } from '../text/compile.js';
 import type { LogRequest, LogResponse, TokenFn } from '../types.js';
 import { encodeString } from './encode.js';
 
-type Request = LogRequest;
-type Response = LogResponse;
-
 export { integerOf };
 
 /** A field's JSON text for a request, or undefined to leave the field out. */
-export type TextFn = (req: Request, res: Response) => string | undefined;
+export type TextFn = (req: LogRequest, res: LogResponse) => string | undefined;
 
-// What a line reads more than once, read once per line
-
-/** Counts lines made, so that what a line reads several times is read once per line. */
-let lineSerial = 0;
-let durationSerial = -1;
-let durationValue: number | undefined;
-
-/** Whether a line was started by the logger itself (`holdLine`): its format starts no other. */
-let held = false;
-
-/** Called by a JSON format before it makes a line. */
-export function startLine(): void {
-  if (!held) lineSerial++;
-}
-
-/**
- * Starts a line the logger reads before its format does (a slow request's duration): the
- * format's `startLine` then keeps it, so the line's duration and time are the ones judged.
- */
-export function holdLine(): void {
-  lineSerial++;
-  held = true;
-}
-
-/** Ends what `holdLine` started. */
-export function releaseLine(): void {
-  held = false;
-}
+// What a line reads more than once, read once per line (kept on its `Line`)
 
 /**
  * Milliseconds from the request's arrival until its line (made when the response is done),
  * read once per line: `msg`, `duration_ms` and `event.duration` then agree exactly.
  */
-export function lineDuration(req: Request, res: Response): number | undefined {
-  if (durationSerial !== lineSerial) {
-    durationSerial = lineSerial;
-    durationValue = totalMs(req, res);
+export function lineDuration(req: LogRequest, res: LogResponse): number | undefined {
+  const line = currentLine();
+  if (line === undefined) return totalMs(req, res);
+  if (!line.durationRead) {
+    line.durationRead = true;
+    line.duration = totalMs(req, res);
   }
-  return durationValue;
+  return line.duration;
 }
 
 /**
@@ -97,21 +70,17 @@ export function durationDigits(arg: string | undefined): number {
   return digits < 0 || digits > 100 ? Number.NaN : Math.min(digits, 15);
 }
 
-let isoMs = Number.NaN;
 let isoTextMs = Number.NaN;
 let isoText = '';
 let isoJsonMs = Number.NaN;
 let isoJson = '';
 
-let timeSerial = -1;
-
 /** Reads the clock once per line: a line and the OpenTelemetry record made with it agree. */
 function lineClock(): number {
-  if (timeSerial !== lineSerial) {
-    timeSerial = lineSerial;
-    isoMs = Date.now();
-  }
-  return isoMs;
+  const line = currentLine();
+  if (line === undefined) return Date.now();
+  if (Number.isNaN(line.time)) line.time = Date.now();
+  return line.time;
 }
 
 /**
@@ -129,8 +98,7 @@ export function isoNow(): string {
 
 /** The time of the line being made, in milliseconds since the epoch. */
 export function lineTime(): number {
-  isoNow();
-  return isoMs;
+  return lineClock();
 }
 
 /** `isoNow()` as JSON text, rendered at most once a millisecond. */
@@ -175,10 +143,10 @@ function durationText(arg: string | undefined): TextFn {
   };
 }
 
-/** Headers that carry a size, logged as integers. */
-const SIZE_HEADERS: ReadonlySet<string> = new Set(['content-length']);
+/** Headers that carry a size, logged as integers by `:req[...]` and `:res[...]`. */
+export const SIZE_HEADERS: ReadonlySet<string> = new Set(['content-length']);
 
-function headerText(
+function headerJsonText(
   fn: TokenFn<LogRequest, LogResponse>,
   arg: string | undefined,
 ): TextFn | undefined {
@@ -191,7 +159,7 @@ function headerText(
  * The direct reader of a built-in token for `policy`, or undefined when the token has none
  * here (a date other than ISO, a header token without a name).
  */
-export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | undefined {
+export function builtinJsonText(part: TokenPart, policy: RedactPolicy): TextFn | undefined {
   const { name, arg } = part;
   switch (name) {
     case 'method':
@@ -215,7 +183,7 @@ export function builtinText(part: TokenPart, policy: RedactPolicy): TextFn | und
       return viaToken(redactingTokens(policy).query, undefined);
     case 'req':
     case 'res':
-      return headerText(redactingTokens(policy)[name], arg);
+      return headerJsonText(redactingTokens(policy)[name], arg);
     case 'remote-addr':
     case 'route':
     case 'trace-id':

@@ -62,3 +62,15 @@ export function encodeJsonValue(value: unknown): string | undefined {
       return undefined;
   }
 }
+
+/** Sets `key` on a new object, even `__proto__` (as an own property, not the prototype). */
+export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else target[key] = value;
+}

@@ -10,6 +10,7 @@
 // terminal raw. A value nobody knows (no response yet, no such header) is left out, never
 // written as "-". A field that throws is left out (one warning per field), never the line.
 
+import { currentLine, inOwnLine } from '../core/line.js';
 import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
 import { policyOfTokens, rawTokensFor } from '../core/redacting-registry.js';
 import { rawTokenRegistry, registryVersion, tokenRegistry } from '../core/token-registry.js';
@@ -29,20 +30,18 @@ import type {
   LogResponse,
   Tokens,
 } from '../types.js';
+import { type AddedFields, addedText, addFields } from './added-fields.js';
 import {
-  builtinText,
+  builtinJsonText,
   durationDigits,
   integerOf,
   isoNow,
   lineDuration,
   roundTo,
-  startLine,
+  SIZE_HEADERS,
   type TextFn,
 } from './builtins.js';
-import { encodeJsonValue } from './encode.js';
-
-type Request = LogRequest;
-type Response = LogResponse;
+import { encodeJsonValue, setKey } from './encode.js';
 
 // The field map, checked and parsed once
 
@@ -117,7 +116,7 @@ function parseFields(fields: Record<string, unknown>, prefix: string, depth: num
 // Reading a field's value
 
 /** Reads one field's value for a request; undefined leaves the field out. May throw. */
-type Reader = (req: Request, res: Response) => unknown;
+type Reader = (req: LogRequest, res: LogResponse) => unknown;
 
 function toNumber(value: unknown): number | undefined {
   const n =
@@ -133,9 +132,6 @@ const NUMERIC_TOKENS: Readonly<Record<string, (value: unknown) => number | undef
   'response-time': toNumber,
   'total-time': toNumber,
 };
-
-/** Headers that carry a size, logged as integers by `:req[...]` and `:res[...]`. */
-const SIZE_HEADERS: ReadonlySet<string> = new Set(['content-length']);
 
 function conversionOf(part: TokenPart): ((value: unknown) => unknown) | undefined {
   // A token the application replaced keeps whatever type its function returns.
@@ -211,9 +207,9 @@ interface Field {
   /** `,"key":`, for every field after the first one written. */
   readonly after: string;
   /** The field as JSON text, or undefined to leave it out. May throw. */
-  text(req: Request, res: Response): string | undefined;
+  text(req: LogRequest, res: LogResponse): string | undefined;
   /** The field's value for an object-mode stream, or undefined to leave it out. May throw. */
-  value(req: Request, res: Response): unknown;
+  value(req: LogRequest, res: LogResponse): unknown;
 }
 
 function fieldFailed(path: string, err: unknown): void {
@@ -225,18 +221,6 @@ function fieldFailed(path: string, err: unknown): void {
   );
 }
 
-/** Sets `key` on a new object, even `__proto__` (as an own property, not the prototype). */
-export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else target[key] = value;
-}
-
 class FieldList {
   constructor(
     private readonly fields: readonly Field[],
@@ -244,7 +228,13 @@ class FieldList {
   ) {}
 
   /** `{...}` with every field that has a value; undefined when none has. */
-  text(req: Request, res: Response): string | undefined {
+  text(req: LogRequest, res: LogResponse): string | undefined {
+    const out = this.inner(req, res);
+    return out === '' ? undefined : `{${out}}`;
+  }
+
+  /** The fields that have a value, without the braces; '' when none has. */
+  inner(req: LogRequest, res: LogResponse): string {
     let out = '';
     for (const field of this.fields) {
       let text: string | undefined;
@@ -259,10 +249,10 @@ class FieldList {
       out += out === '' ? field.prefix : field.after;
       out += text;
     }
-    return out === '' ? undefined : `{${out}}`;
+    return out;
   }
 
-  value(req: Request, res: Response): Record<string, unknown> | undefined {
+  value(req: LogRequest, res: LogResponse): Record<string, unknown> | undefined {
     let out: Record<string, unknown> | undefined;
     for (const field of this.fields) {
       let value: unknown;
@@ -286,7 +276,7 @@ function stillBuiltin(name: string): boolean {
 }
 
 function tokenText(node: Node & { kind: 'token' }, tokens: Tokens, policy: RedactPolicy): TextFn {
-  const direct = stillBuiltin(node.part.name) ? builtinText(node.part, policy) : undefined;
+  const direct = stillBuiltin(node.part.name) ? builtinJsonText(node.part, policy) : undefined;
   if (direct !== undefined) return direct;
   const read = tokenReader(tokens, node.part);
   return (req, res) => encodeJsonValue(read(req, res));
@@ -390,8 +380,14 @@ export function declareFieldTokens(
   return fn;
 }
 
-/** Makes the line of a predefined field map for a redaction policy, written straight. */
-type PresetLine = (policy: RedactPolicy) => TextFn;
+/**
+ * A predefined field map's line written straight: every field, then `close` (`}`, or '' to
+ * leave the line open for the fields the logger adds).
+ */
+export type OpenLine = (req: LogRequest, res: LogResponse, close: string) => string;
+
+/** Makes the line of a predefined field map for a redaction policy. */
+type PresetLine = (policy: RedactPolicy) => OpenLine;
 
 const presetLines = new WeakMap<object, PresetLine>();
 
@@ -412,25 +408,27 @@ interface JsonSpec {
 const specs = new WeakMap<Function, JsonSpec>();
 
 /** The preset's own line writer for `policy`, unless a token it reads has been replaced. */
-function presetLineFor(spec: JsonSpec, policy: RedactPolicy): TextFn | undefined {
+function presetLineFor(spec: JsonSpec, policy: RedactPolicy): OpenLine | undefined {
   const { presetLine, tokenNames } = spec;
   if (presetLine === undefined || tokenNames === undefined) return undefined;
   return tokenNames.every(stillBuiltin) ? presetLine(policy) : undefined;
 }
 
 /**
- * A JSON format for one redaction policy and stream mode. `newLine` false makes an object
- * reader that reads the line being made (its time and duration) instead of starting one.
+ * A JSON format for one redaction policy and stream mode, with the fields a logger adds after
+ * its own (`added`, added-fields.ts). `newLine` false makes an object reader that never makes a
+ * line of its own: it reads the one being made (its time and duration).
  */
 function instantiate(
   spec: JsonSpec,
   policy: RedactPolicy,
   objectMode: boolean,
   newLine = true,
+  added: AddedFields | undefined = undefined,
 ): FormatFn<LogRequest, LogResponse> {
   // Built again when `logger.token` has changed the registry, as compiled formats are.
   let list: FieldList | undefined;
-  let line: TextFn | undefined;
+  let line: OpenLine | undefined;
   let builtAt = -1;
   const current = (): FieldList => {
     if (list === undefined || builtAt !== registryVersion()) {
@@ -441,21 +439,31 @@ function instantiate(
     return list;
   };
   const format: FormatFn<LogRequest, LogResponse> = objectMode
-    ? function jsonObject(_tokens, req, res) {
-        if (newLine) startLine();
-        return current().value(req, res) ?? {};
+    ? function jsonObject(tokens, req, res): string | object | null | undefined {
+        // A line of its own when called outside one (by the application, not a logger).
+        if (newLine && currentLine() === undefined) return inOwnLine(jsonObject, tokens, req, res);
+        const record = current().value(req, res) ?? {};
+        if (added !== undefined) addFields(added, req, record, false);
+        return record;
       }
-    : function jsonLine(_tokens, req, res) {
-        startLine();
+    : function jsonLine(tokens, req, res): string | object | null | undefined {
+        if (currentLine() === undefined) return inOwnLine(jsonLine, tokens, req, res);
         const fields = current();
         if (line !== undefined) {
+          let text: string | undefined;
           try {
-            return line(req, res);
+            text = line(req, res, added === undefined ? '}' : '');
           } catch {
             // The field list writes the same line, leaving out (and warning about) what threw.
           }
+          if (text !== undefined) {
+            return added === undefined ? text : `${text}${addedText(added, req)}}`;
+          }
         }
-        return fields.text(req, res) ?? '{}';
+        if (added === undefined) return fields.text(req, res) ?? '{}';
+        const inner = fields.inner(req, res);
+        const more = addedText(added, req);
+        return `{${inner === '' ? more.slice(1) : inner + more}}`;
       };
   if (spec.tokenNames !== undefined) declareTokenNames(format, spec.tokenNames);
   return format;
@@ -509,7 +517,7 @@ export function jsonFormat(fields: JsonFields): FormatFn<LogRequest, LogResponse
 
 /**
  * The fields of a field map as an object, for `policy`, read as part of the line being made
- * (the caller starts it with `startLine`): what an OpenTelemetry record is made of.
+ * (line.ts): what an OpenTelemetry record is made of.
  */
 export function lineFields(
   fields: JsonFields,
@@ -533,8 +541,10 @@ export function formatForLogger(
   format: FormatFn<LogRequest, LogResponse>,
   policy: RedactPolicy,
   objectMode: boolean,
+  added?: AddedFields,
 ): FormatFn<LogRequest, LogResponse> {
   const spec = specs.get(format);
   if (spec === undefined) return format;
+  if (added !== undefined) return instantiate(spec, policy, objectMode, true, added);
   return objectMode ? instantiate(spec, policy, true) : linesFor(spec, policy);
 }

@@ -9,8 +9,8 @@
 import { failureOf } from '../../failures.js';
 import { traceFlagsText } from '../core/active-span.js';
 import { bodyBytes } from '../core/body-bytes.js';
-import { controlledLevel } from '../core/controls.js';
 import { errorMessageOf, errorTypeOf } from '../core/failure.js';
+import { currentLine } from '../core/line.js';
 import { type RedactPolicy, targetHint } from '../core/redact.js';
 import { spanOf, statusCodeOf } from '../core/timing.js';
 import { builtinTokens } from '../core/tokens.js';
@@ -18,7 +18,7 @@ import { fullUrl, pathOf, queryOf, urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
 import type { JsonFields, LogLevel, LogRequest, LogResponse, TokenFn } from '../types.js';
 import {
-  builtinText,
+  builtinJsonText,
   integerText,
   isoNowJson,
   lineDuration,
@@ -26,7 +26,7 @@ import {
   type TextFn,
 } from './builtins.js';
 import { encodeInner, NEEDS_ESCAPE_CLASS } from './encode.js';
-import { declareFieldTokens, declarePresetLine } from './format.js';
+import { declareFieldTokens, declarePresetLine, type OpenLine } from './format.js';
 
 /** The ECS version whose field names the `ecs` preset uses. */
 const ECS_VERSION = '8.11.0';
@@ -36,14 +36,18 @@ const ECS_VERSION = '8.11.0';
  * a request that ended before any response was sent (the client went away) is worth a look.
  */
 export function defaultLevelOf(res: LogResponse): 'info' | 'warn' | 'error' {
-  const status = statusCodeOf(res);
+  return levelOfStatus(statusCodeOf(res));
+}
+
+/** `defaultLevelOf` from the status code a line names (undefined: no response). */
+function levelOfStatus(status: number | undefined): 'info' | 'warn' | 'error' {
   if (status === undefined) return 'warn';
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
 }
 
 /** The line's level: the one the `level` and `slow` options gave it, else the default. */
 function levelOf(res: LogResponse): Level {
-  return (controlledLevel() as Level | undefined) ?? defaultLevelOf(res);
+  return (currentLine()?.level as Level | undefined) ?? defaultLevelOf(res);
 }
 
 type Level = Exclude<LogLevel, 'silent'>;
@@ -220,7 +224,7 @@ const ecs: JsonFields = Object.freeze({
 /** The direct reader of a built-in token the presets use (it has one for every such token). */
 function reader(policy: RedactPolicy, name: string, arg?: string): TextFn {
   const part: TokenPart = { name, arg };
-  return builtinText(part, policy) as TextFn;
+  return builtinJsonText(part, policy) as TextFn;
 }
 
 /**
@@ -319,9 +323,7 @@ function durationWords(ms: number | undefined): string {
 
 /** The level of a status code (see `defaultLevelOf`), unless the controls gave the line one. */
 function levelOfCode(code: number | undefined): Level {
-  const controlled = controlledLevel() as Level | undefined;
-  if (controlled !== undefined) return controlled;
-  return code === undefined ? 'warn' : code >= 500 ? 'error' : code >= 400 ? 'warn' : 'info';
+  return (currentLine()?.level as Level | undefined) ?? levelOfStatus(code);
 }
 
 /**
@@ -343,7 +345,7 @@ function levelOfCode(code: number | undefined): Level {
  * and nothing to escape is written as it is, its path and query sliced from it, where testing
  * the path and the query apart took three tests.
  */
-function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
+function presetLine(layout: PresetLayout): (policy: RedactPolicy) => OpenLine {
   const { time, afterMessage, duration: durationKey, durationText } = layout;
   const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}"`;
   const levels = {
@@ -388,7 +390,7 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
     const id = reader(policy, 'request-id');
     const trace = reader(policy, 'trace-id');
     /** The line from the client on: address, user agent, version, route, request id, trace. */
-    const tail = (from: string, req: LogRequest, res: LogResponse): string => {
+    const tail = (from: string, req: LogRequest, res: LogResponse, close: string): string => {
       let line = from;
       let open = false;
       const addressValue = remoteAddress(req, res);
@@ -409,20 +411,25 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       const ends = routeText === undefined && idText === undefined && traceText === undefined;
       const { httpVersionMajor: major, httpVersionMinor: minor } = req;
       if (major === 1 && minor === 1) {
-        line += version11[(open ? 1 : 0) + (ends && ids === undefined ? 2 : 0)];
-        if (ends && ids === undefined) return line;
+        if (ends && ids === undefined) {
+          // The usual line's end, closed with its version when nothing is added after.
+          return close === '}'
+            ? line + version11[(open ? 1 : 0) + 2]
+            : `${line}${version11[open ? 1 : 0]}${close}`;
+        }
+        line += version11[open ? 1 : 0];
       } else {
         line += `${open ? '"' : ''}${version}"${layout.versionText(major, minor)}"`;
       }
       if (routeText !== undefined) line += (layout.route as string) + routeText;
       line = withField(line, layout.id, idText);
-      if (ids === undefined) return `${withField(line, layout.trace, traceText)}}`;
+      if (ids === undefined) return `${withField(line, layout.trace, traceText)}${close}`;
       line += `${traceOpen}${ids.traceId}${spanOpen}${ids.spanId}`;
       return layout.flags === undefined
-        ? `${line}"}`
-        : `${line}${flagsOpen}${traceFlagsText(ids.traceFlags)}"}`;
+        ? `${line}"${close}`
+        : `${line}${flagsOpen}${traceFlagsText(ids.traceFlags)}"${close}`;
     };
-    return (req, res) => {
+    return (req, res, close) => {
       const url = fullUrl(req);
       // Nothing to mask or escape in the path and the query: both written as they are.
       const plain = typeof url === 'string' && !hint.test(url);
@@ -478,7 +485,7 @@ function presetLine(layout: PresetLayout): (policy: RedactPolicy) => TextFn {
       }
       line = withField(line, layout.size, sizeText(req, res));
       if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
-      return tail(line, req, res);
+      return tail(line, req, res, close);
     };
   };
 }
@@ -491,64 +498,128 @@ function plainQuery(url: string): string | undefined {
   return at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
 }
 
+// The presets' layouts, derived from their field maps: each field's key is found by what the
+// field reads, and the map's order must be the one the writer above writes in (checked here,
+// when the module loads; the property test test/hostile/properties-json-preset-line.test.ts
+// holds the lines equal to the generic renderer's).
+
+/** A field the preset writer writes at a key of the layout. */
+type Role = Exclude<keyof PresetLayout, 'afterMessage' | 'versionText' | 'durationText'>;
+
+/** What the preset writer writes each field as, by the field map's value. */
+const ROLES = new Map<unknown, Role>([
+  [':date[iso]', 'time'],
+  [level, 'level'],
+  [message, 'message'],
+  [':method', 'method'],
+  [':path', 'path'],
+  [':query', 'query'],
+  [':status', 'status'],
+  [':error-type', 'errorType'],
+  [':error-message', 'errorMessage'],
+  [bodySize, 'size'],
+  [':total-time', 'duration'],
+  [durationNs, 'duration'],
+  [':remote-addr', 'address'],
+  [':user-agent', 'agent'],
+  [protocolVersion, 'version'],
+  [':http-version', 'version'],
+  [':route', 'route'],
+  [':request-id', 'id'],
+  [':trace-id', 'trace'],
+  [':span-id', 'span'],
+  [':trace-flags', 'flags'],
+]);
+
+/** The order the writer writes in; `afterMessage` is the literal fields after the message. */
+const WRITTEN_ORDER: readonly Role[] = [
+  'time',
+  'level',
+  'message',
+  'method',
+  'path',
+  'query',
+  'status',
+  'errorType',
+  'errorMessage',
+  'size',
+  'duration',
+  'address',
+  'agent',
+  'version',
+  'route',
+  'id',
+  'trace',
+  'span',
+  'flags',
+];
+
+/** Fields a preset may leave out: ECS has no route and no field for the trace flags. */
+const OPTIONAL: ReadonlySet<Role> = new Set(['route', 'flags']);
+
+/** `,"key":` (`{"key":` for the first field): where a field's value is written. */
+type FieldKeys = Partial<Record<Role, string>> & { afterMessage: string };
+
+/** The keys of a preset's field map by role; throws when the writer cannot write the map. */
+function keysOf(fields: JsonFields): FieldKeys {
+  const keys: FieldKeys = { afterMessage: '' };
+  const roles: Role[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    const role = ROLES.get(value);
+    const written = `${roles.length === 0 ? '{' : ','}${JSON.stringify(key)}:`;
+    if (role !== undefined) {
+      keys[role] = written;
+      roles.push(role);
+    } else if (typeof value === 'string' && !value.includes(':') && roles.at(-1) === 'message') {
+      // A constant after the message (ECS's version), written with it.
+      keys.afterMessage += `${written}${JSON.stringify(value)}`;
+    } else {
+      throw new Error(`the preset writer cannot write the field ${key}`);
+    }
+  }
+  const expected = WRITTEN_ORDER.filter((role) => roles.includes(role));
+  const missing = WRITTEN_ORDER.some((role) => !OPTIONAL.has(role) && !roles.includes(role));
+  if (missing || expected.join() !== roles.join()) {
+    throw new Error(`the preset writer writes its fields in another order: ${roles.join()}`);
+  }
+  return keys;
+}
+
+/** A preset's layout: its keys from its field map, and how it writes its version and duration. */
+function layoutOf(
+  fields: JsonFields,
+  versionText: PresetLayout['versionText'],
+  durationText: PresetLayout['durationText'],
+): PresetLayout {
+  const keys = keysOf(fields);
+  return {
+    ...(keys as Record<Role, string>),
+    afterMessage: keys.afterMessage,
+    route: keys.route,
+    flags: keys.flags,
+    versionText,
+    durationText,
+  };
+}
+
 declarePresetLine(
   json,
-  presetLine({
-    time: '{"time":',
-    level: ',"level":',
-    message: ',"msg":',
-    afterMessage: '',
-    method: ',"http.request.method":',
-    path: ',"url.path":',
-    query: ',"url.query":',
-    status: ',"http.response.status_code":',
-    errorType: ',"error.type":',
-    errorMessage: ',"error.message":',
-    size: ',"http.response.body.size":',
-    duration: ',"duration_ms":',
-    address: ',"client.address":',
-    agent: ',"user_agent.original":',
-    version: ',"network.protocol.version":',
-    versionText: otelVersion,
-    route: ',"http.route":',
-    id: ',"http.request.id":',
-    trace: ',"trace_id":',
-    span: ',"span_id":',
-    flags: ',"trace_flags":',
-    // `:total-time` as the generic renderer writes it: three decimals, as a number.
-    durationText: (ms) => roundedText(ms, 3),
-  }),
+  // `:total-time` as the generic renderer writes it: three decimals, as a number.
+  presetLine(layoutOf(json, otelVersion, (ms) => roundedText(ms, 3))),
 );
 
 declarePresetLine(
   ecs,
-  presetLine({
-    time: '{"@timestamp":',
-    level: ',"log.level":',
-    message: ',"message":',
-    afterMessage: `,"ecs.version":"${ECS_VERSION}"`,
-    method: ',"http.request.method":',
-    path: ',"url.path":',
-    query: ',"url.query":',
-    status: ',"http.response.status_code":',
-    errorType: ',"error.type":',
-    errorMessage: ',"error.message":',
-    size: ',"http.response.body.bytes":',
-    duration: ',"event.duration":',
-    address: ',"client.ip":',
-    agent: ',"user_agent.original":',
-    version: ',"http.version":',
-    versionText: (major, minor) => `${major}.${minor}`,
-    route: undefined,
-    id: ',"http.request.id":',
-    trace: ',"trace.id":',
-    span: ',"span.id":',
-    flags: undefined,
-    durationText: (ms) => {
-      const ns = nanoseconds(ms);
-      return Number.isFinite(ns) ? nanosecondsText(ns) : undefined;
-    },
-  }),
+  presetLine(
+    layoutOf(
+      ecs,
+      (major, minor) => `${major}.${minor}`,
+      (ms) => {
+        const ns = nanoseconds(ms);
+        return Number.isFinite(ns) ? nanosecondsText(ns) : undefined;
+      },
+    ),
+  ),
 );
 
 /** The field maps of the predefined JSON formats. */

@@ -23,12 +23,13 @@
 // exporter's own failures (a refused or hanging collector) stay inside the SDK's processors.
 
 import { loadOptionalPeer } from '../../optional-peer.js';
-import { rateOfLine, SAMPLE_RATE, slowOfLine } from '../core/controls.js';
 import { escapeControls } from '../core/escape.js';
+import type { Exchange } from '../core/exchange.js';
+import { isOff } from '../core/option-off.js';
 import type { RedactPolicy } from '../core/redact.js';
-import type { Exchange } from '../core/timing.js';
 import { onceWarning } from '../core/warnings.js';
-import { lineTime, startLine } from '../json/builtins.js';
+import { type AddedFields, addFields } from '../json/added-fields.js';
+import { lineTime } from '../json/builtins.js';
 import { isJsonFormat, lineFields } from '../json/format.js';
 import { jsonPresets } from '../json/presets.js';
 import { tokenNamesOf } from '../text/compile.js';
@@ -75,9 +76,6 @@ const LOGS_API_GLOBAL = Symbol.for('io.opentelemetry.js.api.logs');
 /** The `body` option's JSON text of a request's body fields (core/body-fields.ts). */
 type BodyFieldsReader = (req: LogRequest) => string | undefined;
 
-/** The attribute of the body fields: the `json` line's key. */
-const BODY_ATTRIBUTE = 'http.request.body.fields';
-
 /** One logger's record output. */
 export interface OtelOutput {
   /** The tokens the records read (the `json` format's), so the logger records what they need. */
@@ -87,13 +85,11 @@ export interface OtelOutput {
    * logger made one.
    */
   emit(exchange: Exchange, tokens: Tokens, line: unknown): void;
-  /** Starts the line a record is made with (before the logger's format runs). */
-  readonly startLine: () => void;
 }
 
 /** Whether the `otel` option is off: absent, `null` or `false`. */
 export function otelOff(option: unknown): boolean {
-  return option === undefined || option === null || option === false;
+  return isOff(option);
 }
 
 /** The `otel` option resolved: undefined when off; a `TypeError` when it cannot work. */
@@ -152,9 +148,9 @@ function recordsThrough(
     'logger: option otel is on but no global OpenTelemetry LoggerProvider is registered; records are dropped until one is',
   );
   let checked = !global;
+  const added: AddedFields = { body: bodyFields, ecs: false, controls: true };
   return {
     tokenNames: tokenNamesOf(fieldsOf) ?? [],
-    startLine,
     emit(exchange, tokens, line) {
       if (!checked) {
         checked = true;
@@ -170,13 +166,9 @@ function recordsThrough(
           attributes[key] =
             typeof value === 'string' ? escapeControls(value) : (value as number | boolean);
         }
-        // The body fields (option `body`) as their JSON text: attribute values are flat.
-        const body = bodyFields?.(exchange.req);
-        if (body !== undefined) attributes[BODY_ATTRIBUTE] = body;
-        // What the `sample` and `slow` options say of the line, as on the `json` line.
-        const rate = rateOfLine();
-        if (rate !== undefined) attributes[SAMPLE_RATE] = rate;
-        if (slowOfLine()) attributes.slow = true;
+        // The fields the `json` line adds, the body fields as their JSON text: attribute
+        // values are flat.
+        addFields(added, exchange.req, attributes, true);
         logger.emit({
           timestamp: lineTime(),
           severityNumber: severity.number,

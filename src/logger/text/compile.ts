@@ -121,7 +121,7 @@ type Step = string | ((req: LogRequest, res: LogResponse) => string);
  * A built-in token's value as a line writes it: what the registry's wrapper would give
  * (strings escaped, when they may need it), then what morgan's format does with it.
  */
-export function builtinText(value: unknown, mayNeedEscaping: boolean): string {
+export function builtinLineText(value: unknown, mayNeedEscaping: boolean): string {
   if (typeof value === 'string') {
     if (value === '') return '-';
     return mayNeedEscaping ? escapeLogField(value) : value;
@@ -171,7 +171,7 @@ function builtinStep(
   }
   return function builtinPart(req, res) {
     try {
-      return builtinText(value(req, res), mayNeedEscaping);
+      return builtinLineText(value(req, res), mayNeedEscaping);
     } catch {
       return fallback(req, res);
     }

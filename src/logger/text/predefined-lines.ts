@@ -30,41 +30,39 @@ import {
 } from '../core/tokens.js';
 import { fullUrl } from '../core/url-parts.js';
 import type { FormatFn, LogRequest, LogResponse, Tokens } from '../types.js';
-import { builtinText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
+import { builtinLineText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
 
-type Request = LogRequest;
-type Response = LogResponse;
 /** A predefined line for a redaction policy. */
-type Line = (policy: RedactPolicy, req: Request, res: Response) => string;
+type Line = (policy: RedactPolicy, req: LogRequest, res: LogResponse) => string;
 
 /** A token's value as the compiled format writes it: "-" when missing, strings escaped. */
-const text = (value: unknown) => builtinText(value, true);
+const text = (value: unknown) => builtinLineText(value, true);
 
-const contentLength = (req: Request, res: Response) =>
+const contentLength = (req: LogRequest, res: LogResponse) =>
   text(responseHeader(req, res, 'content-length'));
 
 // A duration is made of digits only: nothing to escape.
-const responseTime = (req: Request, res: Response) =>
-  builtinText(responseTimeToken(req, res, undefined), false);
+const responseTime = (req: LogRequest, res: LogResponse) =>
+  builtinLineText(responseTimeToken(req, res, undefined), false);
 
 /**
  * `:status`. A number (what a head goes out with: node:http checks it) needs no escaping test;
  * anything else (an application's own assignment, or none) is the token's text, escaped.
  */
-function statusText(req: Request, res: Response): string {
+function statusText(req: LogRequest, res: LogResponse): string {
   const code: unknown = statusCodeOf(res);
   return typeof code === 'number' ? `${code}` : text(statusToken(req, res));
 }
 
 /** `:http-version`: HTTP/1.1, the version nearly every request has, without a test. */
-function versionText(req: Request, res: Response): string {
+function versionText(req: LogRequest, res: LogResponse): string {
   return req.httpVersionMajor === 1 && req.httpVersionMinor === 1
     ? '1.1'
     : text(httpVersion(req, res));
 }
 
 /** `:remote-user`: with no Authorization header there is nothing to decode. */
-function userText(policy: RedactPolicy, req: Request): string {
+function userText(policy: RedactPolicy, req: LogRequest): string {
   const credentials = req.headers.authorization;
   return credentials === undefined ? '-' : text(loggedUser(policy, credentials));
 }
@@ -73,7 +71,7 @@ function userText(policy: RedactPolicy, req: Request): string {
  * `:remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]`,
  * as one template: each template joined to another with `+` is one more string to make.
  */
-function common(policy: RedactPolicy, req: Request, res: Response): string {
+function common(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
   const address = text(remoteAddr(req, res));
   const user = userText(policy, req);
   const date = formatDate(Date.now(), 'clf');
@@ -86,13 +84,13 @@ function common(policy: RedactPolicy, req: Request, res: Response): string {
 }
 
 /** common, then ` ":referrer" ":user-agent"` */
-function combined(policy: RedactPolicy, req: Request, res: Response): string {
+function combined(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
   const headers = req.headers;
   return `${common(policy, req, res)} "${urlText(policy, referrerIn(headers))}" "${text(headers['user-agent'])}"`;
 }
 
 /** `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms` */
-function short(policy: RedactPolicy, req: Request, res: Response): string {
+function short(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
   const address = text(remoteAddr(req, res));
   const user = userText(policy, req);
   const verb = text(method(req, res));
@@ -105,7 +103,7 @@ function short(policy: RedactPolicy, req: Request, res: Response): string {
 }
 
 /** `:method :url :status :res[content-length] - :response-time ms` */
-function tiny(policy: RedactPolicy, req: Request, res: Response): string {
+function tiny(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
   const status = statusText(req, res);
@@ -115,7 +113,7 @@ function tiny(policy: RedactPolicy, req: Request, res: Response): string {
 }
 
 /** `:method :url :status :response-time ms - :res[content-length]` */
-function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
+function devPlain(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
   const status = statusText(req, res);
@@ -128,7 +126,12 @@ function devPlain(policy: RedactPolicy, req: Request, res: Response): string {
  * The coloured `dev` line: the status after `colour` (an SGR sequence, `\x1b[32m`), everything
  * reset around it.
  */
-function devColoured(colour: string, policy: RedactPolicy, req: Request, res: Response): string {
+function devColoured(
+  colour: string,
+  policy: RedactPolicy,
+  req: LogRequest,
+  res: LogResponse,
+): string {
   const verb = text(method(req, res));
   const url = urlText(policy, fullUrl(req));
   const status = statusText(req, res);
@@ -148,7 +151,7 @@ export function directFormat(format: string, line: Line): FormatFn<LogRequest, L
   const names = tokenNamesOf(compiled) ?? [];
   let checkedAt = -1;
   let allBuiltin = false;
-  const direct = function predefinedFormat(tokens: Tokens, req: Request, res: Response) {
+  const direct = function predefinedFormat(tokens: Tokens, req: LogRequest, res: LogResponse) {
     const policy = tokens === tokenRegistry ? DEFAULT_POLICY : policyOfTokens(tokens);
     if (policy === undefined) return compiled(tokens, req, res);
     if (checkedAt !== registryVersion()) {
