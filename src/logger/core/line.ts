@@ -14,8 +14,8 @@ import type { LogRequest, LogResponse } from '../types.js';
 import type { Exchange } from './exchange.js';
 
 /**
- * One line's context. Every field is assigned in the constructor, in one order (see
- * exchange.ts for why there are no class-field initialisers).
+ * One line's context. Every field is assigned in the constructor (through `renew`), in one
+ * order (see exchange.ts for why there are no class-field initialisers).
  */
 export class Line {
   /** The exchange the line is about; undefined for a JSON format called outside a logger. */
@@ -36,18 +36,12 @@ export class Line {
   declare time: number;
 
   constructor(exchange: Exchange | undefined, verbatim: boolean) {
-    this.exchange = exchange;
     this.verbatim = verbatim;
-    this.level = undefined;
-    this.slow = undefined;
-    this.rate = undefined;
-    this.durationRead = false;
-    this.duration = undefined;
-    this.time = Number.NaN;
+    this.renew(exchange);
   }
 
   /** Makes this object the context of a new line about `exchange` (see `LineSlot`). */
-  renew(exchange: Exchange): this {
+  renew(exchange: Exchange | undefined): this {
     this.exchange = exchange;
     this.level = undefined;
     this.slow = undefined;

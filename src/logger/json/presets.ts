@@ -176,16 +176,21 @@ const protocolVersion = declareFieldTokens(
   (req) => `"${otelVersion(req.httpVersionMajor, req.httpVersionMinor)}"`,
 );
 
-const json: JsonFields = Object.freeze({
-  time: ':date[iso]',
-  level,
-  msg: message,
+/** The fields both presets name alike, in their place: the request, its status, its error. */
+const REQUEST_AND_OUTCOME = {
   'http.request.method': ':method',
   'url.path': ':path',
   'url.query': ':query',
   'http.response.status_code': ':status',
   'error.type': ':error-type',
   'error.message': ':error-message',
+} as const;
+
+const json: JsonFields = Object.freeze({
+  time: ':date[iso]',
+  level,
+  msg: message,
+  ...REQUEST_AND_OUTCOME,
   'http.response.body.size': bodySize,
   duration_ms: ':total-time',
   'client.address': ':remote-addr',
@@ -203,12 +208,7 @@ const ecs: JsonFields = Object.freeze({
   'log.level': level,
   message,
   'ecs.version': ECS_VERSION,
-  'http.request.method': ':method',
-  'url.path': ':path',
-  'url.query': ':query',
-  'http.response.status_code': ':status',
-  'error.type': ':error-type',
-  'error.message': ':error-message',
+  ...REQUEST_AND_OUTCOME,
   'http.response.body.bytes': bodySize,
   'event.duration': durationNs,
   'client.ip': ':remote-addr',
