@@ -126,8 +126,9 @@ describe('a target that fails', () => {
     const file = join(dir, 'filling.log');
     const server = await startServer(file, {}, { fileSizeKiB: 16 });
     const load = new Load(server.port, 4, 700);
+    // Three failed batches: the one the limit cut, and two tried whole while it is reached.
     let errors = 0;
-    while (errors === 0) {
+    while (errors < 3) {
       await delay(20);
       errors = (JSON.parse(await get(server.port, '/stats')) as { stats: { errors: number } }).stats
         .errors;

@@ -358,8 +358,9 @@ class LineDestination implements Destination, Flushable {
     let text = this.pending;
     let gap = this.pendingGap;
     if (this.lost !== undefined) {
+      // After a line cut by a failed write: until a batch is written whole, each try starts
+      // with the newline that ends it (one that fails whole leaves it cut).
       text = (this.cut ? '\n' : '') + noticeLine(this.lost, shapeOf(this.lastLine)) + text;
-      this.cut = false;
       gap = mergeGaps(gap, this.lost);
       this.lost = undefined;
     }
