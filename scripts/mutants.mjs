@@ -446,8 +446,8 @@ export const mutants = [
   hostile(
     "values: a verbatim logger's setting reaches every logger's line",
     WRITER,
-    '    const line = new Line(exchange, verbatim);',
-    '    const line = new Line(exchange, true);',
+    '  const lines = new LineSlot(verbatim);',
+    '  const lines = new LineSlot(true);',
     ['test/logger/error-fields'],
   ),
   hostile(
