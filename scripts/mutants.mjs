@@ -446,8 +446,8 @@ export const mutants = [
   hostile(
     "values: a verbatim logger's setting reaches every logger's line",
     WRITER,
-    '  const lines = new LineSlot(verbatim);',
-    '  const lines = new LineSlot(true);',
+    '    this.lines = new LineSlot(options.verbatim);',
+    '    this.lines = new LineSlot(true);',
     ['test/logger/error-fields'],
   ),
   hostile(
@@ -716,17 +716,17 @@ export const mutants = [
     '  if (loggersMade < 2) {\n    res.on(',
     '  if (true) {\n    res.on(',
   ),
-  logger('skip: a throwing skip throws', WRITER, '      skipFailed(err);', '      throw err;'),
+  logger('skip: a throwing skip throws', WRITER, '      this.warn.skip(err);', '      throw err;'),
   logger(
     'format: a throwing format throws',
     WRITER,
-    '        formatFailed(err);\n        return;',
+    '        this.warn.format(err);\n        return;',
     '        throw err;',
   ),
   logger(
     'stream: a throwing write throws',
     WRITER,
-    '      writeFailed(err);\n    }\n  }',
+    '      this.warn.write(err);\n    }\n  }',
     '      throw err;\n    }\n  }',
   ),
   logger(
@@ -1110,16 +1110,16 @@ export const mutants = [
   ),
   hostile(
     'fetch-address: CF-Connecting-IP trusted off workerd',
-    'src/logger/fetch.ts',
+    'src/logger/core/runtime-address.ts',
     "  return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;",
     "  return address(request.headers.get('cf-connecting-ip'));",
     ['test/hostile/fetch-remote-addr', 'test/web/'],
   ),
   hostile(
     'fetch-address: the header before what the runtime gave',
-    'src/logger/fetch.ts',
-    '  const ip = address((request as { ip?: unknown }).ip);',
-    "  const ip = address(request.headers.get('cf-connecting-ip') ?? (request as { ip?: unknown }).ip);",
+    'src/logger/core/runtime-address.ts',
+    '  return address((request as { ip?: unknown }).ip);',
+    "  return address(request.headers.get('cf-connecting-ip') ?? (request as { ip?: unknown }).ip);",
     ['test/hostile/fetch-remote-addr', 'test/web/'],
   ),
   hostile(
@@ -1643,15 +1643,15 @@ export const mutants = [
   hostile(
     "sample: the span's sampled flag ignored",
     WRITER,
-    '      if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;',
-    '      if (span !== undefined) return keptByTraceId(span.traceId, c.threshold);',
+    '    if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;',
+    '    if (span !== undefined) return keptByTraceId(span.traceId, c.threshold);',
     ['test/logger/sampling-spans'],
   ),
   hostile(
     "sample: a traceparent's sampled flag followed",
     WRITER,
-    '      if (id !== undefined) return keptByTraceId(id, c.threshold);',
-    "      if (id !== undefined) return `${req.headers.traceparent}`.endsWith('1');",
+    '    if (id !== undefined) return keptByTraceId(id, c.threshold);',
+    "    if (id !== undefined) return `${req.headers.traceparent}`.endsWith('1');",
     ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
   ),
   hostile(

@@ -32,16 +32,19 @@ import { hasNoBody } from '../http-facts.js';
 import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
 import { Exchange } from './core/exchange.js';
-import { isOff, isUnset } from './core/option-off.js';
-import {
-  type ResolvedRequestIdOptions,
-  requestIdFor,
-  resolveRequestIdOptions,
-} from './core/request-id.js';
+import { type ResolvedRequestIdOptions, requestIdFor } from './core/request-id.js';
 import { sizeWithoutStream } from './core/response-size.js';
+import {
+  address,
+  type NodeRequest,
+  nodeRequestOf,
+  onWorkerd,
+  runtimeAddress,
+} from './core/runtime-address.js';
 import { clock } from './core/timing.js';
 import { ORIGIN } from './core/url-parts.js';
 import { onceWarning } from './core/warnings.js';
+import type { AddressOption, DoorDefaults } from './options.js';
 import type {
   FetchLog,
   FetchLoggerFactory,
@@ -196,64 +199,6 @@ function targetOf(url: string): string {
   return target === '' ? '/' : target;
 }
 
-/** What an adapter on Node hands over of Node's own request (its version, its socket). */
-interface NodeRequest {
-  readonly httpVersionMajor?: number;
-  readonly httpVersionMinor?: number;
-  readonly socket?: { readonly remoteAddress?: string | undefined } | null;
-}
-
-/** Node's request under @hono/node-server (`env.incoming`) or srvx (`request.runtime.node.req`). */
-function nodeRequestOf(request: Request, second: unknown): NodeRequest | undefined {
-  const incoming = (second as { incoming?: NodeRequest } | null | undefined)?.incoming;
-  if (typeof incoming === 'object' && incoming !== null) return incoming;
-  const runtime = (request as { runtime?: { node?: { req?: NodeRequest } } }).runtime;
-  const req = runtime?.node?.req;
-  return typeof req === 'object' && req !== null ? req : undefined;
-}
-
-/**
- * Whether this is Cloudflare's workerd, where `CF-Connecting-IP` is set by Cloudflare's edge
- * and cannot come from the client. Anywhere else that header is whatever the client sent.
- * Asked when needed, not when the module loads: loading reads no global (a test environment's
- * `navigator`, jsdom's, say), and only a request without any other address asks.
- */
-function onWorkerd(): boolean {
-  return (
-    (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent ===
-    'Cloudflare-Workers'
-  );
-}
-
-/** A non-empty string, or undefined. */
-function address(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/**
- * The client's address as the runtime gave it to the handler: srvx's `request.ip`, Bun's
- * `server.requestIP(request)` (the second argument), Deno's `info.remoteAddr` (likewise),
- * @hono/node-server's Node request (`env.incoming`), Cloudflare's `CF-Connecting-IP` on
- * workerd only. Never a forwarding header a client could forge.
- */
-function runtimeAddress(request: Request, second: unknown, node: NodeRequest | undefined) {
-  const ip = address((request as { ip?: unknown }).ip);
-  if (ip !== undefined) return ip;
-  if (typeof second === 'object' && second !== null) {
-    const { requestIP, remoteAddr } = second as { requestIP?: unknown; remoteAddr?: unknown };
-    if (typeof requestIP === 'function') {
-      const found = requestIP.call(second, request) as { address?: unknown } | null | undefined;
-      return address(found?.address);
-    }
-    if (typeof remoteAddr === 'object' && remoteAddr !== null) {
-      return address((remoteAddr as { hostname?: unknown }).hostname);
-    }
-  }
-  const socket = address(node?.socket?.remoteAddress);
-  if (socket !== undefined) return socket;
-  return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;
-}
-
 /** The default stream: standard output where there is one, else the console (workerd). */
 function defaultStream(): LogStream {
   const stdout = (globalThis as { process?: { stdout?: LogStream } }).process?.stdout;
@@ -265,8 +210,6 @@ function defaultStream(): LogStream {
     },
   };
 }
-
-type AddressOption = (request: Request, ...rest: unknown[]) => string | null | undefined;
 
 /** The wrapped handler's arguments as they came (`arguments`: no array is made per call). */
 type HandlerArguments = ArrayLike<unknown>;
@@ -328,7 +271,7 @@ class FetchExchange {
     const peer =
       given === undefined ? runtimeAddress(request, second, node) : givenAddress(given, args);
     // `trustProxy`: the peer's address is the runtime's (or the option's); a proxy's on top.
-    const proxy = writer.proxy;
+    const proxy = writer.options.proxy;
     const ip =
       proxy === undefined
         ? peer
@@ -562,42 +505,35 @@ function executionContextOf(c: FetchMiddlewareContext): unknown {
   }
 }
 
+/** Where the Web door's lines go by default; its own options are read (options.ts). */
+const WEB: DoorDefaults = { defaultStream, web: true };
+
+/** Writes an exchange's line (`immediate`: on arrival). */
+function lineOf(exchange: FetchExchange): void {
+  exchange.line();
+}
+
 /** `fetchLogger(format, options)`: see the header of this file and docs/web.md. */
 export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   format: unknown,
   options?: unknown,
 ): FetchLog {
-  // The Web parsers hand the body to the handler and keep nothing on the Request to read.
-  const bodyOption = (options as { body?: unknown } | null | undefined)?.body;
-  if (!isOff(bodyOption)) {
-    throw new TypeError(
-      "option body is not available on fetchLogger: the parsed body is the handler's alone",
-    );
-  }
-  const writer = lineWriter(format, options, defaultStream);
-  const given = (options as { remoteAddress?: unknown } | null | undefined)?.remoteAddress;
-  if (!isUnset(given) && typeof given !== 'function') {
-    throw new TypeError('option remoteAddress must be a function');
-  }
-  const addressOf = typeof given === 'function' ? (given as AddressOption) : undefined;
-  const idOption = (options as { requestId?: unknown } | null | undefined)?.requestId;
-  const ids = isOff(idOption)
-    ? undefined
-    : resolveRequestIdOptions(idOption === true ? undefined : idOption);
+  const writer = lineWriter(format, options, WEB);
+  const { remoteAddress: addressOf, requestId: ids } = writer.options;
 
   /** `exclude`'s paths and methods: such a request goes to the handler untouched. */
-  const excluded = writer.excluded;
+  const { excluded, excludes } = writer;
   function excludedOnArrival(request: Request): boolean {
     // `request.url` is absolute, its dot segments resolved by the URL parser.
-    return excluded?.(request.method, request.url) === true;
+    return excludes && excluded(request.method, request.url);
   }
 
   const unread = new UnreadBodies();
+  const immediate = writer.options.immediate;
 
   function start(request: Request, args: HandlerArguments): FetchExchange {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
-    if (writer.immediate) exchange.line();
-    else if (writer.arrival !== undefined) writer.arrival(exchange.exchange);
+    writer.arrived(exchange.exchange, exchange, lineOf);
     return exchange;
   }
 
@@ -609,7 +545,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
       const args = arguments as unknown as [Request, ...unknown[]];
       if (excludedOnArrival(request)) return handler.apply(this, args);
       const exchange = start(request, args);
-      if (writer.immediate) return handler.apply(this, args);
+      if (immediate) return handler.apply(this, args);
       let result: unknown;
       try {
         result = handler.apply(this, args);
@@ -631,7 +567,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
     if (excludedOnArrival(c.req.raw)) return next();
     const exchange = start(c.req.raw, [c.req.raw, c.env, executionContextOf(c)]);
-    if (writer.immediate) return next();
+    if (immediate) return next();
     try {
       await next();
     } catch (err) {

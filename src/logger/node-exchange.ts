@@ -19,6 +19,7 @@ import {
   watchHead,
 } from './core/timing.js';
 import { fullUrl } from './core/url-parts.js';
+import type { DoorDefaults } from './options.js';
 import type { LoggerMiddleware, LogStream } from './types.js';
 import { lineWriter } from './writer.js';
 
@@ -94,10 +95,14 @@ function proxiedAddress(req: IncomingMessage, proxy: ProxyResolver): string | un
   return proxy.resolve(socketAddress(req), typeof value === 'string' ? value : undefined);
 }
 
+/** Where the Node door's lines go by default: the process's standard output. */
+const NODE: DoorDefaults = { defaultStream: stdout, web: false };
+
 /** The middleware writing one line per request of a node:http server. */
 export function nodeLogger(format: unknown, options?: unknown): LoggerMiddleware {
-  const { log, needs, callsApplication, immediate, callbacks, proxy, excluded, arrival } =
-    lineWriter(format, options, stdout);
+  const writer = lineWriter(format, options, NODE);
+  const { log, arrived, needs, callsApplication, callbacks } = writer;
+  const { proxy } = writer.options;
   countLogger();
   const middleware = function logger(
     req: IncomingMessage,
@@ -119,20 +124,17 @@ export function nodeLogger(format: unknown, options?: unknown): LoggerMiddleware
       timed && res.headersSent,
     );
     if (needs.span || any) exchange.context = captureContext();
-    // With `immediate` no head has been written when the line is made: nothing to watch.
-    if (immediate) {
-      log(exchange);
-    } else {
-      // `start`: the arrival line now, the completion line when done (`immediate` excludes it).
-      if (arrival !== undefined) arrival(exchange);
+    // With `immediate` the line is written now: no head has been written, nothing to watch.
+    if (!arrived(exchange, exchange, log)) {
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
       if (needs.bytes) exchange.meter = meterBody(req, res);
       whenDone(exchange, log, any || callbacks);
     }
     next();
   };
-  if (excluded === undefined) return middleware;
+  if (!writer.excludes) return middleware;
   // `exclude`'s paths and methods: such a request is passed on before anything is recorded.
+  const excluded = writer.excluded;
   return function logger(
     req: IncomingMessage,
     res: ServerResponse,

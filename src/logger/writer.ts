@@ -1,24 +1,22 @@
-// What every door shares: a logger's options and format resolved once, and the function that
-// writes one exchange's line (skip, format, stream, OpenTelemetry record). The doors on
-// node:http (node-exchange.ts: the Node middleware, Koa, Fastify) and the fetch wrapper
-// (fetch.ts) each fill an `Exchange` their own way and hand it to `log`.
+// What every door shares: a logger's format resolved once with its options (./options.ts), and
+// the writing of one exchange's lines: the arrival line (`immediate`, `start`), then the line
+// when the response is done (controls, skip, format, stream, OpenTelemetry record). The doors
+// on node:http (node-exchange.ts: the Node middleware, Koa, Fastify) and the fetch wrapper
+// (fetch.ts) each fill an `Exchange` their own way and hand it to `arrived`, then to `log`.
 
 import { failureOf } from '../failures.js';
-import { type BodyFields, bodyFieldsText, resolveBodyFields } from './core/body-fields.js';
-import { bufferedStream, bufferInterval, warnBufferDeprecated } from './core/buffer.js';
+import { type BodyFields, bodyFieldsText } from './core/body-fields.js';
+import { bufferedStream, warnBufferDeprecated } from './core/buffer.js';
 import {
   type ArrivalExclusion,
   type Controls,
   keptByTraceId,
   LEVELS,
   raisedForSlow,
-  resolveControls,
 } from './core/controls.js';
 import type { Exchange } from './core/exchange.js';
 import { enterLine, Line, LineSlot, leaveLine } from './core/line.js';
-import { isOff, isUnset } from './core/option-off.js';
-import { type ProxyResolver, proxyResolver } from './core/proxy.js';
-import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.js';
+import type { RedactPolicy } from './core/redact.js';
 import { tokensFor } from './core/redacting-registry.js';
 import { newRequestId } from './core/request-id.js';
 import { catchAsyncWrite, guardStreamErrors } from './core/stream.js';
@@ -27,157 +25,302 @@ import { isBuiltinDefinition, registryVersion } from './core/token-registry.js';
 import { HEAD_TOKENS } from './core/tokens.js';
 import { traceIdOf } from './core/traceparent.js';
 import { onceWarning } from './core/warnings.js';
-import { colourAllowed, devColoured, devPlain, findFormat, isEcsFormat } from './formats.js';
+import { isEcsFormat } from './formats.js';
 import { arrivalEcs, arrivalJson } from './json/arrival.js';
 import { lineDuration } from './json/builtins.js';
 import { formatForLogger, isJsonFormat } from './json/format.js';
 import { defaultLevelOf } from './json/presets.js';
+import {
+  type DoorDefaults,
+  type LoggerOptions,
+  resolveFormat,
+  resolveLoggerOptions,
+} from './options.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
-import { compile, tokenNamesOf, withoutColour } from './text/compile.js';
+import { tokenNamesOf } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
 
 /** W3C Trace Context's `sampled` bit of trace-flags: the caller may have recorded the trace. */
 const TRACE_FLAG_SAMPLED = 0x01;
 
+type Format = FormatFn<LogRequest, LogResponse>;
+
 /** What a door needs of a logger made from a format and options. */
 export interface LineWriter {
+  /** The logger's options, resolved and frozen (./options.ts). */
+  readonly options: LoggerOptions;
   /** Writes the line (and record) of an exchange whose response is done. */
   readonly log: (exchange: Exchange) => void;
+  /**
+   * What every door does when a request arrives, once its exchange is filled: with
+   * `immediate`, the line now, by `line(door)` (true: the door does nothing more); else the
+   * arrival line of `start`, if on (false: the door waits for the response).
+   */
+  readonly arrived: <D>(exchange: Exchange, door: D, line: (door: D) => void) => boolean;
+  /** Whether `exclude` leaves a request out on arrival (its method and URL); false when off. */
+  readonly excluded: ArrivalExclusion;
+  /** Whether `exclude` is on: a door may then skip the question altogether. */
+  readonly excludes: boolean;
   /** What the format reads, so that a door records nothing else per request. */
   readonly needs: Needs;
   /** Whether the format may call the application's code now (see applicationTokensWatcher). */
   readonly callsApplication: () => boolean;
-  readonly immediate: boolean;
-  readonly skip: ((req: LogRequest, res: LogResponse) => unknown) | undefined;
   /** Whether `skip` or `level` (application code, which may read the async context) is given. */
   readonly callbacks: boolean;
-  /** The client's address behind trusted proxies (`trustProxy`); undefined when off. */
-  readonly proxy: ProxyResolver | undefined;
-  /** Writes the arrival line of the `start` option; undefined when off. */
-  readonly arrival: ((exchange: Exchange) => void) | undefined;
-  /** Whether a request is left out on arrival (`exclude`'s paths and methods); undefined when off. */
-  readonly excluded: ArrivalExclusion | undefined;
 }
 
-/** Options resolved once, when a logger is created. */
-interface ResolvedOptions {
-  readonly immediate: boolean;
-  readonly skip: ((req: LogRequest, res: LogResponse) => unknown) | undefined;
-  /** Where lines go; undefined when only OpenTelemetry records are emitted (`otel`, no stream). */
-  readonly stream: LogStream | undefined;
-  /** The `otel` option as given (resolved with the format, in `logger`). */
-  readonly otel: unknown;
-  /** Flush interval of morgan's deprecated `buffer` option, or undefined (no buffering). */
-  readonly bufferMs: number | undefined;
-  /** What the logger's lines mask (the `redact` option). */
-  readonly redact: RedactPolicy;
-  /** `errorMessage: 'verbatim'`: every error's own message, even one that may quote a body. */
-  readonly verbatim: boolean;
-  readonly proxy: ProxyResolver | undefined;
-  /** `start`: the arrival line's format as given (`true`: the default one); undefined when off. */
-  readonly start: unknown;
-  /** `body`: the request body fields of JSON lines and records; undefined when off. */
-  readonly body: BodyFields | undefined;
-  /** `exclude`, `sample`, `slow` and `level`; undefined when none is given. */
-  readonly controls: Controls | undefined;
+/** The warnings a logger gives once each, when the application's code or the stream fails. */
+class Warnings {
+  readonly skip = onceWarning(
+    'HTTPWARE_LOGGER_SKIP',
+    'logger: the skip function threw; the request is logged',
+  );
+  readonly level = onceWarning(
+    'HTTPWARE_LOGGER_LEVEL',
+    'logger: the level function threw or returned no level; the default level is used',
+  );
+  readonly format = onceWarning(
+    'HTTPWARE_LOGGER_FORMAT',
+    'logger: the format function threw; the request is not logged',
+  );
+  readonly write = onceWarning(
+    'HTTPWARE_LOGGER_STREAM',
+    'logger: the log stream threw on write; the line is lost',
+  );
 }
 
-function resolveFormat(format: unknown): FormatFn<LogRequest, LogResponse> {
-  if (typeof format === 'function') {
-    const fn = format as FormatFn<LogRequest, LogResponse>;
-    // A format made by `logger.compile` colours as a format string does.
-    return colourAllowed() ? fn : withoutColour(fn);
-  }
-  if (typeof format !== 'string') {
-    throw new TypeError(
-      'argument format must be a string (a format name or a format string) or a function',
-    );
-  }
-  // A string that is not a format name is a format string.
-  const resolved = findFormat(format) ?? compile(format);
-  // The colour decision is made here, once per logger, so NO_COLOR set by the application
-  // before it creates the logger is honoured: by `dev`, and by `:status[color]` anywhere.
-  if (colourAllowed()) return resolved;
-  return resolved === devColoured ? devPlain : withoutColour(resolved);
-}
+/** No `exclude`: every request is logged. */
+const included: ArrivalExclusion = () => false;
 
-const proxyFailed = onceWarning(
-  'HTTPWARE_LOGGER_PROXY',
-  'logger: the trustProxy function threw; that hop is not trusted',
-);
-
-function resolveOptions(options: unknown, defaultStream: () => LogStream): ResolvedOptions {
-  if (isUnset(options)) {
-    return {
-      immediate: false,
-      skip: undefined,
-      stream: defaultStream(),
-      otel: undefined,
-      bufferMs: undefined,
-      redact: DEFAULT_POLICY,
-      verbatim: false,
-      proxy: undefined,
-      start: undefined,
-      body: undefined,
-      controls: undefined,
-    };
-  }
-  if (typeof options !== 'object') {
-    throw new TypeError('argument options must be an object');
-  }
-  const {
-    immediate,
-    skip,
-    stream,
-    buffer,
-    redact,
-    otel,
-    errorMessage,
-    trustProxy,
-    forwardedHeader,
-    start,
-    body,
-  } = options as Record<string, unknown>;
-  // Absent, `null` and (for skip and start) `false` all mean "not set" (core/option-off.ts).
-  const skipGiven = !isOff(skip);
-  if (skipGiven && typeof skip !== 'function') {
-    throw new TypeError('option skip must be a function');
-  }
-  const streamGiven = !isUnset(stream);
-  if (
-    streamGiven &&
-    (typeof stream !== 'object' || typeof (stream as { write?: unknown }).write !== 'function')
-  ) {
-    throw new TypeError('option stream must be a writable stream (an object with a write method)');
-  }
-  if (!isUnset(errorMessage) && errorMessage !== 'safe' && errorMessage !== 'verbatim') {
-    throw new TypeError('option errorMessage must be "safe" or "verbatim"');
-  }
-  const startGiven = !isOff(start);
-  if (startGiven && start !== true && typeof start !== 'string' && typeof start !== 'function') {
-    throw new TypeError('option start must be true, a format name, a format string or a function');
-  }
-  // `immediate` writes its one line on arrival already: a second arrival line would be a copy.
-  if (startGiven && immediate) {
-    throw new TypeError('options start and immediate cannot be used together');
-  }
-  const policy = resolveRedact(redact);
+/** Makes the writer of a logger: `format` and `options` as given to the door's factory. */
+export function lineWriter(format: unknown, given: unknown, door: DoorDefaults): LineWriter {
+  const options = resolveLoggerOptions(given, door);
+  const writer = new Writer(format, options);
+  const excluded = options.controls?.excluded;
   return {
-    // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
-    immediate: Boolean(immediate),
-    controls: resolveControls(options as Record<string, unknown>, Boolean(immediate)),
-    skip: skipGiven ? (skip as ResolvedOptions['skip']) : undefined,
-    // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
-    // With OpenTelemetry records and no stream, the records are the only output.
-    stream: streamGiven ? (stream as LogStream) : otelOff(otel) ? defaultStream() : undefined,
-    otel,
-    bufferMs: bufferInterval(buffer),
-    redact: policy,
-    verbatim: errorMessage === 'verbatim',
-    proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
-    start: startGiven ? start : undefined,
-    body: resolveBodyFields(body, policy),
+    options,
+    log: writer.log,
+    arrived: writer.arrived,
+    excluded: excluded ?? included,
+    excludes: excluded !== undefined,
+    needs: writer.needs,
+    callsApplication: writer.callsApplication,
+    callbacks: options.skip !== undefined || options.controls?.level !== undefined,
   };
+}
+
+/**
+ * One logger's writing, its parts resolved at creation. Per request, `log` takes a line
+ * context, and the line is judged (controls, `skip`), made (the format) and put out (stream,
+ * OpenTelemetry record), each step a method below; nothing is allocated beyond the line.
+ */
+class Writer {
+  readonly needs: Needs;
+  readonly callsApplication: () => boolean;
+  private readonly options: LoggerOptions;
+  /** The format made for this logger's redaction lists and stream. */
+  private readonly formatLine: Format;
+  /** The `start` option's format; undefined when off. */
+  private readonly arrivalFormat: Format | undefined;
+  /** Whether the line is made: to be written, or as the body of a record (a text format's). */
+  private readonly makesLine: boolean;
+  /** Where lines go (buffered with `buffer`); undefined when only records are emitted. */
+  private readonly stream: LogStream | undefined;
+  private readonly otel: OtelOutput | undefined;
+  private readonly tokens: ReturnType<typeof tokensFor>;
+  private readonly lines: LineSlot;
+  private readonly warn = new Warnings();
+
+  constructor(format: unknown, options: LoggerOptions) {
+    this.options = options;
+    const { stream: target, redact, otel, body, controls } = options;
+    // A JSON format is made for this logger's redaction lists and stream (objects for an
+    // object-mode stream); format strings and functions get tokens that follow the same lists.
+    const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
+    const resolved = resolveFormat(format);
+    const bodyText = bodyReader(body, resolved, otel);
+    const jsonLines = isJsonFormat(resolved);
+    // A JSON line carries the body fields and the controls' fields as its last fields.
+    const added =
+      jsonLines && (bodyText !== undefined || controls !== undefined)
+        ? { body: bodyText, ecs: isEcsFormat(resolved), controls: controls !== undefined }
+        : undefined;
+    this.formatLine = formatForLogger(resolved, redact, objectMode, added);
+    this.otel = resolveOtel(otel, resolved, redact, bodyText);
+    this.makesLine = target !== undefined || !jsonLines;
+    this.tokens = tokensFor(redact);
+    this.arrivalFormat = arrivalFormatOf(options.start, resolved, redact, objectMode, target);
+    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls);
+    this.callsApplication = applicationTokensWatcher(this.formatLine, this.arrivalFormat);
+    if (target !== undefined) guardStreamErrors(target);
+    if (options.bufferMs !== undefined) warnBufferDeprecated();
+    this.stream =
+      options.bufferMs === undefined || target === undefined
+        ? target
+        : bufferedStream(target, options.bufferMs, (err) => this.warn.write(err));
+    this.lines = new LineSlot(options.verbatim);
+  }
+
+  /** Writes the line of an exchange whose response is done (a field: doors pass it on). */
+  readonly log = (exchange: Exchange): void => {
+    // Tokens find the line, and its exchange, while it is made (see core/line.ts).
+    const line = this.lines.take(exchange);
+    const previous = enterLine(line);
+    try {
+      if (this.options.controls === undefined) this.writeLine(exchange);
+      else this.writeControlled(exchange, line, this.options.controls);
+    } finally {
+      leaveLine(previous);
+      this.lines.giveBack(line);
+    }
+  };
+
+  /** See `LineWriter.arrived`. */
+  readonly arrived = <D>(exchange: Exchange, door: D, line: (door: D) => void): boolean => {
+    if (this.options.immediate) {
+      line(door);
+      return true;
+    }
+    if (this.arrivalFormat !== undefined) this.logArrival(exchange, this.arrivalFormat);
+    return false;
+  };
+
+  private skipped(req: LogRequest, res: LogResponse): boolean {
+    const skip = this.options.skip;
+    if (skip === undefined) return false;
+    try {
+      return Boolean(skip(req, res));
+    } catch (err) {
+      this.warn.skip(err);
+      return false;
+    }
+  }
+
+  private write(out: LogStream, line: unknown): void {
+    try {
+      const result =
+        out.writableObjectMode && typeof line === 'object'
+          ? (out as { write(chunk: unknown): unknown }).write(line)
+          : // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
+            out.write(line + '\n');
+      catchAsyncWrite(result, this.warn.write);
+    } catch (err) {
+      this.warn.write(err);
+    }
+  }
+
+  /**
+   * The arrival line (`start`): made when the request comes, under the request id both lines
+   * carry. A request without one (no requestId middleware or option before the logger) is
+   * given a new UUID as `req.id`, so the completion line, and the application, read the same.
+   * `skip` is asked then as well, with the response not begun.
+   */
+  private logArrival(exchange: Exchange, format: Format): void {
+    const req = exchange.req as { id?: unknown };
+    if (req.id === undefined || req.id === null || req.id === '') req.id = newRequestId();
+    // Errors' messages are the safe ones on an arrival line, whatever `errorMessage` says.
+    const previous = enterLine(new Line(exchange, false));
+    try {
+      if (this.skipped(exchange.req, exchange.res)) return;
+      let line: unknown;
+      try {
+        line = format(this.tokens, exchange.req, exchange.res);
+      } catch (err) {
+        // As for the completion line: warned once, and no line (`line` stays undefined).
+        this.warn.format(err);
+      }
+      if (line !== undefined && line !== null) this.write(this.stream as LogStream, line);
+    } finally {
+      leaveLine(previous);
+    }
+  }
+
+  private writeLine(exchange: Exchange): void {
+    if (this.skipped(exchange.req, exchange.res)) return;
+    this.writeOut(exchange);
+  }
+
+  /** The level the `level` function gives, or undefined (the default) when it fails. */
+  private levelFor(req: LogRequest, res: LogResponse, c: Controls): string | undefined {
+    const level = c.level;
+    if (level === undefined) return undefined;
+    try {
+      const given = level(req, res);
+      if (typeof given === 'string' && LEVELS.has(given)) return given;
+      this.warn.level(new TypeError(`not a level: ${String(given)}`));
+    } catch (err) {
+      this.warn.level(err);
+    }
+    return undefined;
+  }
+
+  /**
+   * The line of a logger with production controls: left out by status, by `skip`, by sampling
+   * or a `silent` level, in that order, before any token is computed; else written with its
+   * level, `slow` and `sampling.rate`.
+   */
+  private writeControlled(exchange: Exchange, line: Line, c: Controls): void {
+    const { req, res } = exchange;
+    const status = statusCodeOf(res);
+    if (c.excludedStatus !== undefined && status !== undefined && c.excludedStatus(status)) return;
+    if (this.skipped(req, res)) return;
+    // The duration judged here is the line's (read once per line, line.ts).
+    const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
+    const slow = ms !== undefined && ms >= (c.slowMs as number);
+    let rate: number | undefined;
+    if (c.rate !== undefined) {
+      // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
+      const kept =
+        slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
+      if (!kept && !sampledIn(req, c)) return;
+      rate = kept ? 1 : c.rate;
+    }
+    let level = this.levelFor(req, res, c);
+    // A slow request is always logged: `silent` gives way to the raised level.
+    if (level === 'silent' && !slow) return;
+    if (slow)
+      level = raisedForSlow(
+        level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
+      );
+    line.level = level;
+    line.slow = slow ? true : undefined;
+    line.rate = rate;
+    this.writeOut(exchange);
+  }
+
+  /** Makes the line and puts it out: to the stream, and as an OpenTelemetry record. */
+  private writeOut(exchange: Exchange): void {
+    const { req, res } = exchange;
+    let line: unknown;
+    if (this.makesLine) {
+      try {
+        line = this.formatLine(this.tokens, req, res);
+      } catch (err) {
+        this.warn.format(err);
+        return;
+      }
+      if (line === undefined || line === null) return;
+      if (this.stream !== undefined) this.write(this.stream, line);
+    }
+    this.otel?.emit(exchange, this.tokens, line);
+  }
+}
+
+/** Whether a request kept by no other rule is in the sampled share. */
+function sampledIn(req: LogRequest, c: Controls): boolean {
+  if (c.byTraceId) {
+    // An active span: its trace's own decision, whatever sampler made it, so that there is
+    // a line for each sampled trace and none for the others (OpenTelemetry JS's
+    // TraceIdRatioBasedSampler does not decide by the rule below).
+    const span = spanOf(req);
+    if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;
+    // A traceparent alone: its trace id by the rule every logger and service shares, not
+    // its sampled flag, which would let any client, or an upstream sampling at another
+    // rate, set the share of lines kept.
+    const id = traceIdOf(req.headers.traceparent);
+    if (id !== undefined) return keptByTraceId(id, c.threshold);
+  }
+  return Math.random() < (c.rate as number);
 }
 
 /**
@@ -256,238 +399,6 @@ function applicationTokensWatcher(
       answer = names.some((name) => !isBuiltinDefinition(name));
     }
     return answer;
-  };
-}
-
-export function lineWriter(
-  format: unknown,
-  options: unknown,
-  defaultStream: () => LogStream,
-): LineWriter {
-  const {
-    immediate,
-    skip,
-    stream: target,
-    bufferMs,
-    redact,
-    otel: otelOption,
-    verbatim,
-    proxy,
-    start,
-    body,
-    controls,
-  } = resolveOptions(options, defaultStream);
-  // A JSON format is made for this logger's redaction lists and stream (objects for an
-  // object-mode stream); format strings and functions get tokens that follow the same lists.
-  const objectMode = (target as { writableObjectMode?: unknown })?.writableObjectMode === true;
-  const resolved = resolveFormat(format);
-  const bodyText = bodyReader(body, resolved, otelOption);
-  const jsonLines = isJsonFormat(resolved);
-  // A JSON line carries the body fields and the controls' fields as its last fields.
-  const added =
-    jsonLines && (bodyText !== undefined || controls !== undefined)
-      ? { body: bodyText, ecs: isEcsFormat(resolved), controls: controls !== undefined }
-      : undefined;
-  const formatLine = formatForLogger(resolved, redact, objectMode, added);
-  const otel = resolveOtel(otelOption, resolved, redact, bodyText);
-  // The line is made to be written, or as the body of a record (a text format's line).
-  const makesLine = target !== undefined || !jsonLines;
-  const tokens = tokensFor(redact);
-  const arrivalFormat = arrivalFormatOf(start, resolved, redact, objectMode, target);
-  const needs = needsOf(formatLine, otel, arrivalFormat, controls);
-  const callsApplication = applicationTokensWatcher(formatLine, arrivalFormat);
-  if (target !== undefined) guardStreamErrors(target);
-
-  const skipFailed = onceWarning(
-    'HTTPWARE_LOGGER_SKIP',
-    'logger: the skip function threw; the request is logged',
-  );
-  const levelFailed = onceWarning(
-    'HTTPWARE_LOGGER_LEVEL',
-    'logger: the level function threw or returned no level; the default level is used',
-  );
-  const formatFailed = onceWarning(
-    'HTTPWARE_LOGGER_FORMAT',
-    'logger: the format function threw; the request is not logged',
-  );
-  const writeFailed = onceWarning(
-    'HTTPWARE_LOGGER_STREAM',
-    'logger: the log stream threw on write; the line is lost',
-  );
-  if (bufferMs !== undefined) warnBufferDeprecated();
-  const stream =
-    bufferMs === undefined || target === undefined
-      ? target
-      : bufferedStream(target, bufferMs, (err) => writeFailed(err));
-
-  const lines = new LineSlot(verbatim);
-
-  function log(exchange: Exchange): void {
-    // Tokens find the line, and its exchange, while it is made (see core/line.ts).
-    const line = lines.take(exchange);
-    const previous = enterLine(line);
-    try {
-      if (controls === undefined) writeLine(exchange);
-      else writeControlled(exchange, line);
-    } finally {
-      leaveLine(previous);
-      lines.giveBack(line);
-    }
-  }
-
-  function skipped(req: LogRequest, res: LogResponse): boolean {
-    if (skip === undefined) return false;
-    try {
-      return Boolean(skip(req, res));
-    } catch (err) {
-      skipFailed(err);
-      return false;
-    }
-  }
-
-  function write(out: LogStream, line: unknown): void {
-    try {
-      const result =
-        out.writableObjectMode && typeof line === 'object'
-          ? (out as { write(chunk: unknown): unknown }).write(line)
-          : // biome-ignore lint/style/useTemplate: `+` keeps morgan's exact conversion of non-strings
-            out.write(line + '\n');
-      catchAsyncWrite(result, writeFailed);
-    } catch (err) {
-      writeFailed(err);
-    }
-  }
-
-  /**
-   * The arrival line (`start`): made when the request comes, under the request id both lines
-   * carry. A request without one (no requestId middleware or option before the logger) is
-   * given a new UUID as `req.id`, so the completion line, and the application, read the same.
-   * `skip` is asked then as well, with the response not begun.
-   */
-  function logArrival(exchange: Exchange): void {
-    const req = exchange.req as { id?: unknown };
-    if (req.id === undefined || req.id === null || req.id === '') req.id = newRequestId();
-    // Errors' messages are the safe ones on an arrival line, whatever `errorMessage` says.
-    const previous = enterLine(new Line(exchange, false));
-    try {
-      if (skipped(exchange.req, exchange.res)) return;
-      let line: unknown;
-      try {
-        line = (arrivalFormat as FormatFn<LogRequest, LogResponse>)(
-          tokens,
-          exchange.req,
-          exchange.res,
-        );
-      } catch (err) {
-        // As for the completion line: warned once, and no line (`line` stays undefined).
-        formatFailed(err);
-      }
-      if (line !== undefined && line !== null) write(stream as LogStream, line);
-    } finally {
-      leaveLine(previous);
-    }
-  }
-
-  function writeLine(exchange: Exchange): void {
-    const { req, res } = exchange;
-    if (skipped(req, res)) return;
-    writeOut(exchange);
-  }
-
-  /** The level the `level` function gives, or undefined (the default) when it fails. */
-  function levelFor(req: LogRequest, res: LogResponse): string | undefined {
-    const level = (controls as Controls).level;
-    if (level === undefined) return undefined;
-    try {
-      const given = level(req, res);
-      if (typeof given === 'string' && LEVELS.has(given)) return given;
-      levelFailed(new TypeError(`not a level: ${String(given)}`));
-    } catch (err) {
-      levelFailed(err);
-    }
-    return undefined;
-  }
-
-  /** Whether a request kept by no other rule is in the sampled share. */
-  function sampledIn(req: LogRequest, c: Controls): boolean {
-    if (c.byTraceId) {
-      // An active span: its trace's own decision, whatever sampler made it, so that there is
-      // a line for each sampled trace and none for the others (OpenTelemetry JS's
-      // TraceIdRatioBasedSampler does not decide by the rule below).
-      const span = spanOf(req);
-      if (span !== undefined) return (span.traceFlags & TRACE_FLAG_SAMPLED) !== 0;
-      // A traceparent alone: its trace id by the rule every logger and service shares, not
-      // its sampled flag, which would let any client, or an upstream sampling at another
-      // rate, set the share of lines kept.
-      const id = traceIdOf(req.headers.traceparent);
-      if (id !== undefined) return keptByTraceId(id, c.threshold);
-    }
-    return Math.random() < (c.rate as number);
-  }
-
-  /**
-   * The line of a logger with production controls: left out by status, by `skip`, by sampling
-   * or a `silent` level, in that order, before any token is computed; else written with its
-   * level, `slow` and `sampling.rate`.
-   */
-  function writeControlled(exchange: Exchange, line: Line): void {
-    const c = controls as Controls;
-    const { req, res } = exchange;
-    const status = statusCodeOf(res);
-    if (c.excludedStatus !== undefined && status !== undefined && c.excludedStatus(status)) return;
-    if (skipped(req, res)) return;
-    // The duration judged here is the line's (read once per line, line.ts).
-    const ms = c.slowMs === undefined ? undefined : lineDuration(req, res);
-    const slow = ms !== undefined && ms >= (c.slowMs as number);
-    let rate: number | undefined;
-    if (c.rate !== undefined) {
-      // Failures and slow requests are all kept: a line stands for itself alone (rate 1).
-      const kept =
-        slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;
-      if (!kept && !sampledIn(req, c)) return;
-      rate = kept ? 1 : c.rate;
-    }
-    let level = levelFor(req, res);
-    // A slow request is always logged: `silent` gives way to the raised level.
-    if (level === 'silent' && !slow) return;
-    if (slow)
-      level = raisedForSlow(
-        level === 'silent' ? defaultLevelOf(res) : (level ?? defaultLevelOf(res)),
-      );
-    line.level = level;
-    line.slow = slow ? true : undefined;
-    line.rate = rate;
-    writeOut(exchange);
-  }
-
-  function writeOut(exchange: Exchange): void {
-    const { req, res } = exchange;
-    let line: unknown;
-    if (makesLine) {
-      try {
-        line = formatLine(tokens, req, res);
-      } catch (err) {
-        formatFailed(err);
-        return;
-      }
-      if (line === undefined || line === null) return;
-      if (stream !== undefined) write(stream, line);
-    }
-    otel?.emit(exchange, tokens, line);
-  }
-
-  const arrival = arrivalFormat === undefined ? undefined : logArrival;
-  const callbacks = skip !== undefined || controls?.level !== undefined;
-  return {
-    log,
-    needs,
-    callsApplication,
-    immediate,
-    skip,
-    callbacks,
-    proxy,
-    excluded: controls?.excluded,
-    arrival,
   };
 }
 
