@@ -38,7 +38,6 @@ import {
   address,
   type NodeRequest,
   nodeRequestOf,
-  onWorkerd,
   runtimeAddress,
 } from './core/runtime-address.js';
 import { clock } from './core/timing.js';
@@ -493,11 +492,10 @@ function copied(
 }
 
 /**
- * Hono's `c.executionCtx` (Workers' `ctx`), read on workerd only: elsewhere Hono's getter
- * throws for want of one, and an Error made per request costs more than the line.
+ * Hono's `c.executionCtx` (Workers' `ctx`, or whichever runtime gave `app.fetch` one): its
+ * `waitUntil` keeps a watched body's timer alive. Where there is none, Hono's getter throws.
  */
 function executionContextOf(c: FetchMiddlewareContext): unknown {
-  if (!onWorkerd) return undefined;
   try {
     return (c as { executionCtx?: unknown }).executionCtx;
   } catch {
