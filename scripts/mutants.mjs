@@ -743,6 +743,12 @@ export const mutants = [
     '  if (fn === undefined) {\n    throw new Error(part.name);\n    // morgan throws',
   ),
   logger(
+    'arrival: a field known on arrival is left out of the arrival line',
+    'src/logger/json/presets.ts',
+    "  'address',\n  'agent',\n",
+    "  'address',\n",
+  ),
+  logger(
     'predefined: a direct line writes HTTP/1.1 for every version',
     'src/logger/text/predefined-lines.ts',
     'return req.httpVersionMajor === 1 && req.httpVersionMinor === 1',
