@@ -745,8 +745,8 @@ export const mutants = [
   logger(
     'arrival: a field known on arrival is left out of the arrival line',
     'src/logger/json/presets.ts',
-    "  'address',\n  'agent',\n",
-    "  'address',\n",
+    "  'agent',\n  'version',\n  'id',\n",
+    "  'version',\n  'id',\n",
   ),
   logger(
     'predefined: a direct line writes HTTP/1.1 for every version',
