@@ -743,6 +743,18 @@ export const mutants = [
     '  if (fn === undefined) {\n    throw new Error(part.name);\n    // morgan throws',
   ),
   logger(
+    'arrival: a field known on arrival is left out of the arrival line',
+    'src/logger/json/presets.ts',
+    "  'agent',\n  'version',\n  'id',\n",
+    "  'version',\n  'id',\n",
+  ),
+  logger(
+    'predefined: a direct line writes HTTP/1.1 for every version',
+    'src/logger/text/predefined-lines.ts',
+    'return req.httpVersionMajor === 1 && req.httpVersionMinor === 1',
+    'return true',
+  ),
+  logger(
     'format: a predefined line ignores a replaced built-in token',
     'src/logger/text/predefined-lines.ts',
     '    if (!allBuiltin) return compiled(tokens, req, res);\n',

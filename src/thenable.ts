@@ -1,10 +1,10 @@
-// Whether a value is a thenable (Promises/A+, section 1.1): what `await` and `Promise.resolve`
-// adopt. A handler, a verify or a schema may answer with one instead of a value.
+// Whether a value is a thenable (Promises/A+, section 1.1: "an object or function that
+// defines a then method"): what `await` and `Promise.resolve` adopt. A handler, a verify or a
+// schema may answer with one instead of a value.
 
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
-    typeof value === 'object' &&
-    value !== null &&
+    ((typeof value === 'object' && value !== null) || typeof value === 'function') &&
     typeof (value as { then?: unknown }).then === 'function'
   );
 }

@@ -8,7 +8,7 @@ export { colourAllowed } from './core/status-colour.js';
 import { jsonFormat } from './json/format.js';
 import { jsonPresets } from './json/presets.js';
 import { compile, declareTokenNames, tokenNamesOf } from './text/compile.js';
-import { directFormat, predefinedLines } from './text/predefined-lines.js';
+import { directFormat } from './text/predefined-lines.js';
 import type { FormatFn, LogRequest, LogResponse, PredefinedFormat, Tokens } from './types.js';
 
 const formatRegistry = new Map<string, FormatFn<LogRequest, LogResponse>>();
@@ -35,7 +35,6 @@ const devByColour = new Map<number, FormatFn<LogRequest, LogResponse>>(
     const sgr = `\x1b[${colour}m`;
     const format = directFormat(
       `\x1b[0m:method :url ${sgr}:status\x1b[0m :response-time ms - :res[content-length]\x1b[0m`,
-      (policy, req, res) => predefinedLines.devColoured(sgr, policy, req, res),
     );
     return [colour, format];
   }),
@@ -52,10 +51,7 @@ export const devColoured: FormatFn<LogRequest, LogResponse> = function dev(
 };
 
 /** `dev` without escape sequences, used when NO_COLOR is set to a non-empty value. */
-export const devPlain: FormatFn<LogRequest, LogResponse> = directFormat(
-  DEV_PLAIN,
-  predefinedLines.devPlain,
-);
+export const devPlain: FormatFn<LogRequest, LogResponse> = directFormat(DEV_PLAIN);
 
 // The coloured lines read the same tokens as the plain one: the logger then records only what
 // they need (no remote address) rather than everything a format function might read.
@@ -64,21 +60,15 @@ declareTokenNames(devColoured, tokenNamesOf(devPlain) ?? []);
 const PREDEFINED: Readonly<Record<PredefinedFormat, string | FormatFn<LogRequest, LogResponse>>> = {
   combined: directFormat(
     ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length] ":referrer" ":user-agent"',
-    predefinedLines.combined,
   ),
   common: directFormat(
     ':remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]',
-    predefinedLines.common,
   ),
   dev: devColoured,
   short: directFormat(
     ':remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms',
-    predefinedLines.short,
   ),
-  tiny: directFormat(
-    ':method :url :status :res[content-length] - :response-time ms',
-    predefinedLines.tiny,
-  ),
+  tiny: directFormat(':method :url :status :res[content-length] - :response-time ms'),
   json: jsonFormat(jsonPresets.json),
   ecs: jsonFormat(jsonPresets.ecs),
 };

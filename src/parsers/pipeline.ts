@@ -14,6 +14,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Transform } from 'node:stream';
 import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } from '../errors.js';
 import { LOG_TEXTS, recordFailure, setLogText } from '../failures.js';
+import { isThenable } from '../thenable.js';
 import { type CharsetPolicy, charsetExists, decode, streamDecoder, stripBom } from './charset.js';
 import { Decoding, Gathered, isCompact } from './gather.js';
 import { type Coding, codingOf } from './inflate.js';
@@ -642,24 +643,6 @@ function adopted(
     return thrown;
   }
   return new HttpwareError(type, details, { message: thrown.message, status, cause: thrown });
-}
-
-/**
- * Whether a Content-Length counts as announced: present and a number, as type-is reads it
- * (RFC 9112 sec 6.3: even `0` means a body, of length zero).
- */
-export function isLength(declared: string | null | undefined): declared is string {
-  return declared != null && !Number.isNaN(Number(declared));
-}
-
-/** A Content-Length as a number, or null when there is none (or it is not a number). */
-export function lengthOf(declared: string | null | undefined): number | null {
-  return isLength(declared) ? Number.parseInt(declared, 10) : null;
-}
-
-/** Whether the application returned a promise (or any thenable) rather than a value. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /**

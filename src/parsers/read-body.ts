@@ -24,6 +24,7 @@ import type { ServerHttp2Stream } from 'node:http2';
 import type { Readable, Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
 import { recordFailure } from '../failures.js';
+import { contentLengthOf, isContentLength } from '../http-facts.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
 import { type ContentType, parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
@@ -36,8 +37,6 @@ import {
   DRAIN_LIMIT_MS,
   discard,
   ignore,
-  isLength,
-  lengthOf,
 } from './pipeline.js';
 import {
   abortedBeforeRead,
@@ -81,7 +80,7 @@ function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (
     req.headers['transfer-encoding'] !== undefined ||
-    isLength(length) ||
+    isContentLength(length) ||
     (req.httpVersionMajor === 2 && !(req as Http2Request).stream.endAfterHeaders)
   );
 }
@@ -365,7 +364,7 @@ class NodeBodyReader extends BodyReader<BodyRequest> {
   }
 
   protected announced(): number | null {
-    return lengthOf(this.req.headers['content-length']);
+    return contentLengthOf(this.req.headers['content-length']);
   }
 
   /** The stream the body's bytes come from: the request itself. */
@@ -705,7 +704,7 @@ function connectionOf(socket: NodeJS.EventEmitter): Connection {
 }
 
 function announcedLength(req: IncomingMessage): number | null {
-  return lengthOf(req.headers['content-length']);
+  return contentLengthOf(req.headers['content-length']);
 }
 
 /**

@@ -29,6 +29,7 @@
 
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
+import { contentLengthOf } from '../http-facts.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
 import {
   BodyReader,
@@ -37,7 +38,6 @@ import {
   DRAIN_LIMIT_MS,
   discard,
   ignore,
-  lengthOf,
 } from './pipeline.js';
 import {
   abortedBeforeRead,
@@ -116,7 +116,7 @@ function unreadable(
     return createError('stream.not.readable', {});
   }
   if (signal?.aborted === true) {
-    return abortedBeforeRead(lengthOf(request.headers.get('content-length')));
+    return abortedBeforeRead(contentLengthOf(request.headers.get('content-length')));
   }
   return null;
 }
@@ -153,7 +153,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
   }
 
   protected announced(): number | null {
-    return lengthOf(this.req.headers.get('content-length'));
+    return contentLengthOf(this.req.headers.get('content-length'));
   }
 
   protected checkSource(): HttpwareError | null {

@@ -4,10 +4,10 @@
 // `"event.type":"start"` for `ecs` (one of the values ECS defines for that field).
 
 import { urlPath } from '../core/url-parts.js';
-import type { JsonFields, LogRequest } from '../types.js';
+import type { LogRequest } from '../types.js';
 import { encodeInner } from './encode.js';
 import { declareFieldTokens, jsonFormat } from './format.js';
-import { jsonPresets } from './presets.js';
+import { arrivalFieldsOf, jsonPresets } from './presets.js';
 
 /** `GET /users started`: the query is left out, as in the completion line's message. */
 function arrivalMessage(req: LogRequest): string {
@@ -20,48 +20,8 @@ const message = declareFieldTokens(
   (req) => `"${encodeInner(arrivalMessage(req))}"`,
 );
 
-/** The fields of a preset known on arrival, under the preset's own keys and readers. */
-function known(preset: JsonFields, keys: readonly string[]): JsonFields {
-  return Object.fromEntries(keys.map((key) => [key, preset[key]]));
-}
-
-const json: JsonFields = Object.freeze({
-  time: ':date[iso]',
-  level: 'info',
-  msg: message,
-  'event.phase': 'start',
-  ...known(jsonPresets.json, [
-    'http.request.method',
-    'url.path',
-    'url.query',
-    'client.address',
-    'user_agent.original',
-    'network.protocol.version',
-    'http.request.id',
-    'trace_id',
-    'span_id',
-    'trace_flags',
-  ]),
-});
-
-const ecs: JsonFields = Object.freeze({
-  '@timestamp': ':date[iso]',
-  'log.level': 'info',
-  message,
-  'ecs.version': jsonPresets.ecs['ecs.version'],
-  'event.type': 'start',
-  ...known(jsonPresets.ecs, [
-    'http.request.method',
-    'url.path',
-    'url.query',
-    'client.ip',
-    'user_agent.original',
-    'http.version',
-    'http.request.id',
-    'trace.id',
-    'span.id',
-  ]),
-});
+const json = arrivalFieldsOf(jsonPresets.json, 'info', message, ['event.phase', 'start']);
+const ecs = arrivalFieldsOf(jsonPresets.ecs, 'info', message, ['event.type', 'start']);
 
 /** The default arrival formats of the JSON formats. */
 export const arrivalJson = jsonFormat(json);

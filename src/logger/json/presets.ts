@@ -585,6 +585,44 @@ function keysOf(fields: JsonFields): FieldKeys {
   return keys;
 }
 
+/** The fields known when a request arrives: no status, error, size, duration or route yet. */
+const KNOWN_ON_ARRIVAL: ReadonlySet<Role> = new Set<Role>([
+  'method',
+  'path',
+  'query',
+  'address',
+  'agent',
+  'version',
+  'id',
+  'trace',
+  'span',
+  'flags',
+]);
+
+/**
+ * A preset's arrival fields (the `start` option's line), derived from its field map: its time,
+ * `level` and `message` in place of its own level and message, its constants (ECS's version),
+ * then `phase` (the field that tells the line from a completion line), then every field of the
+ * map known on arrival, under the map's keys, in its order.
+ */
+export function arrivalFieldsOf(
+  preset: JsonFields,
+  level: JsonFields[string],
+  message: JsonFields[string],
+  phase: readonly [key: string, value: string],
+): JsonFields {
+  const head: [string, JsonFields[string]][] = [];
+  const known: [string, JsonFields[string]][] = [];
+  for (const [key, value] of Object.entries(preset)) {
+    const role = ROLES.get(value);
+    if (role === 'level') head.push([key, level]);
+    else if (role === 'message') head.push([key, message]);
+    else if (role === undefined || role === 'time') head.push([key, value]);
+    else if (KNOWN_ON_ARRIVAL.has(role)) known.push([key, value]);
+  }
+  return Object.freeze(Object.fromEntries([...head, phase, ...known]));
+}
+
 /** A preset's layout: its keys from its field map, and how it writes its version and duration. */
 function layoutOf(
   fields: JsonFields,

@@ -1,9 +1,12 @@
-// The predefined text formats written directly: each line reads its fields (the built-in
-// tokens, called by name, or for `:status`, `:http-version` and `:remote-user` a copy of the
-// token that skips what its common value does not need: keep them in step with tokens.ts) and
-// joins them in one template, where a compiled format walks its parts and calls each token
-// through a generic step (a call through a table, a try/catch, an escaping decision per part).
-// Those steps were about half of a `combined` line's cost.
+// The predefined text formats written directly: a format string of formats.ts (the one
+// definition of each predefined line) is split once, at load, into its literal text and its
+// token references, and each reference is read by a field of FIELDS: the built-in token, called
+// by name, or for `:status`, `:http-version` and `:remote-user` a copy of the token that skips
+// what its common value does not need (keep those in step with tokens.ts; the differential
+// test test/logger/direct-lines.test.ts compares every predefined line with its compiled
+// format). A compiled format walks its parts and calls each token through a generic step (a
+// call through a table, a try/catch, an escaping decision per part); those steps were about
+// half of a `combined` line's cost.
 //
 // A direct line is used only while it is exactly what the compiled format would write: the
 // logger passes a tokens object of its own (the registry, or the registry with its `redact`
@@ -30,20 +33,19 @@ import {
 } from '../core/tokens.js';
 import { fullUrl } from '../core/url-parts.js';
 import type { FormatFn, LogRequest, LogResponse, Tokens } from '../types.js';
-import { builtinLineText, compile, declareTokenNames, tokenNamesOf } from './compile.js';
+import {
+  builtinLineText,
+  compile,
+  declareTokenNames,
+  parseFormat,
+  tokenNamesOf,
+} from './compile.js';
 
 /** A predefined line for a redaction policy. */
 type Line = (policy: RedactPolicy, req: LogRequest, res: LogResponse) => string;
 
 /** A token's value as the compiled format writes it: "-" when missing, strings escaped. */
 const text = (value: unknown) => builtinLineText(value, true);
-
-const contentLength = (req: LogRequest, res: LogResponse) =>
-  text(responseHeader(req, res, 'content-length'));
-
-// A duration is made of digits only: nothing to escape.
-const responseTime = (req: LogRequest, res: LogResponse) =>
-  builtinLineText(responseTimeToken(req, res, undefined), false);
 
 /**
  * `:status`. A number (what a head goes out with: node:http checks it) needs no escaping test;
@@ -67,87 +69,84 @@ function userText(policy: RedactPolicy, req: LogRequest): string {
   return credentials === undefined ? '-' : text(loggedUser(policy, credentials));
 }
 
-/**
- * `:remote-addr - :remote-user [:date[clf]] ":method :url HTTP/:http-version" :status :res[content-length]`,
- * as one template: each template joined to another with `+` is one more string to make.
- */
-function common(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
-  const address = text(remoteAddr(req, res));
-  const user = userText(policy, req);
-  const date = formatDate(Date.now(), 'clf');
-  const verb = text(method(req, res));
-  const url = urlText(policy, fullUrl(req));
-  const version = versionText(req, res);
-  const status = statusText(req, res);
-  const length = contentLength(req, res);
-  return `${address} - ${user} [${date}] "${verb} ${url} HTTP/${version}" ${status} ${length}`;
-}
-
-/** common, then ` ":referrer" ":user-agent"` */
-function combined(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
-  const headers = req.headers;
-  return `${common(policy, req, res)} "${urlText(policy, referrerIn(headers))}" "${text(headers['user-agent'])}"`;
-}
-
-/** `:remote-addr :remote-user :method :url HTTP/:http-version :status :res[content-length] - :response-time ms` */
-function short(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
-  const address = text(remoteAddr(req, res));
-  const user = userText(policy, req);
-  const verb = text(method(req, res));
-  const url = urlText(policy, fullUrl(req));
-  const version = versionText(req, res);
-  const status = statusText(req, res);
-  const length = contentLength(req, res);
-  const time = responseTime(req, res);
-  return `${address} ${user} ${verb} ${url} HTTP/${version} ${status} ${length} - ${time} ms`;
-}
-
-/** `:method :url :status :res[content-length] - :response-time ms` */
-function tiny(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
-  const verb = text(method(req, res));
-  const url = urlText(policy, fullUrl(req));
-  const status = statusText(req, res);
-  const length = contentLength(req, res);
-  const time = responseTime(req, res);
-  return `${verb} ${url} ${status} ${length} - ${time} ms`;
-}
-
-/** `:method :url :status :response-time ms - :res[content-length]` */
-function devPlain(policy: RedactPolicy, req: LogRequest, res: LogResponse): string {
-  const verb = text(method(req, res));
-  const url = urlText(policy, fullUrl(req));
-  const status = statusText(req, res);
-  const time = responseTime(req, res);
-  const length = contentLength(req, res);
-  return `${verb} ${url} ${status} ${time} ms - ${length}`;
-}
+/** A field of a predefined line: the text of one token reference, read directly. */
+type Field = (policy: RedactPolicy, req: LogRequest, res: LogResponse) => string;
 
 /**
- * The coloured `dev` line: the status after `colour` (an SGR sequence, `\x1b[32m`), everything
- * reset around it.
+ * The fields the predefined formats use, by token reference (`name` or `name[argument]`), each
+ * writing what the compiled format writes for that reference. A line is made of these and of
+ * the format string's own literal text, so the format strings in formats.ts are the one
+ * definition of the predefined lines.
  */
-function devColoured(
-  colour: string,
-  policy: RedactPolicy,
-  req: LogRequest,
-  res: LogResponse,
-): string {
-  const verb = text(method(req, res));
-  const url = urlText(policy, fullUrl(req));
-  const status = statusText(req, res);
-  const time = responseTime(req, res);
-  const length = contentLength(req, res);
-  return `\x1b[0m${verb} ${url} ${colour}${status}\x1b[0m ${time} ms - ${length}\x1b[0m`;
+const FIELDS: Readonly<Record<string, Field>> = {
+  'remote-addr': (_policy, req, res) => text(remoteAddr(req, res)),
+  'remote-user': userText,
+  'date[clf]': () => `${formatDate(Date.now(), 'clf')}`,
+  method: (_policy, req, res) => text(method(req, res)),
+  url: (policy, req) => urlText(policy, fullUrl(req)),
+  'http-version': (_policy, req, res) => versionText(req, res),
+  status: (_policy, req, res) => statusText(req, res),
+  'res[content-length]': (_policy, req, res) => text(responseHeader(req, res, 'content-length')),
+  // A duration is made of digits only: nothing to escape.
+  'response-time': (_policy, req, res) =>
+    builtinLineText(responseTimeToken(req, res, undefined), false),
+  referrer: (policy, req) => urlText(policy, referrerIn(req.headers)),
+  'user-agent': (_policy, req) => text(req.headers['user-agent']),
+};
+
+/** The most fields a direct line has (combined has ten). */
+const MAX_FIELDS = 12;
+
+const none: Field = () => '';
+
+/**
+ * The line of a format string made only of references in FIELDS: its literal text and fields
+ * in order, joined with no generic step. Throws (at load, as formats.ts builds its formats)
+ * for a reference with no direct field, so a predefined format cannot outgrow this table.
+ */
+export function directLine(format: string): Line {
+  // texts[i] is the literal text before fields[i]; the last one follows the last field.
+  const texts: string[] = [''];
+  const fields: Field[] = [];
+  for (const part of parseFormat(format)) {
+    if (typeof part === 'string') {
+      texts[texts.length - 1] += part;
+      continue;
+    }
+    const reference = part.arg === undefined ? part.name : `${part.name}[${part.arg}]`;
+    const field = Object.hasOwn(FIELDS, reference) ? FIELDS[reference] : undefined;
+    if (field === undefined) throw new Error(`no direct field for ":${reference}"`);
+    fields.push(field);
+    texts.push('');
+  }
+  if (fields.length > MAX_FIELDS) throw new Error(`more than ${MAX_FIELDS} fields: ${format}`);
+  // Written out, not walked in a loop: each call below then sees the one field of its place in
+  // the format a logger uses, and the compiler inlines it, where a loop's one call sees them
+  // all (a loop cost 1.2 % more instructions per combined line). Unused places call `none`.
+  const [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11] = Array.from(
+    { length: MAX_FIELDS },
+    (_, i) => fields[i] ?? none,
+  ) as [Field, Field, Field, Field, Field, Field, Field, Field, Field, Field, Field, Field];
+  const [t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12] = Array.from(
+    { length: MAX_FIELDS + 1 },
+    (_, i) => texts[i] ?? '',
+  );
+  return function directLine(p, req, res) {
+    return `${t0}${f0(p, req, res)}${t1}${f1(p, req, res)}${t2}${f2(p, req, res)}${t3}${f3(p, req, res)}${t4}${f4(p, req, res)}${t5}${f5(p, req, res)}${t6}${f6(p, req, res)}${t7}${f7(p, req, res)}${t8}${f8(p, req, res)}${t9}${f9(p, req, res)}${t10}${f10(p, req, res)}${t11}${f11(p, req, res)}${t12}`;
+  };
 }
 
-export const predefinedLines = { common, combined, short, tiny, devPlain, devColoured };
+/** Every direct format made, by its format string (the differential test walks them all). */
+const made = new Map<string, FormatFn<LogRequest, LogResponse>>();
+export const directFormats: ReadonlyMap<string, FormatFn<LogRequest, LogResponse>> = made;
 
 /**
  * The format function of a predefined format: `line` (for the logger's redaction policy)
  * when it writes what `format` compiled would, the compiled format otherwise. Declares the format's tokens, as `compile` does.
  */
-export function directFormat(format: string, line: Line): FormatFn<LogRequest, LogResponse> {
+export function directFormat(format: string): FormatFn<LogRequest, LogResponse> {
   const compiled = compile(format);
+  const line = directLine(format);
   const names = tokenNamesOf(compiled) ?? [];
   let checkedAt = -1;
   let allBuiltin = false;
@@ -166,5 +165,6 @@ export function directFormat(format: string, line: Line): FormatFn<LogRequest, L
     }
   };
   declareTokenNames(direct, names);
+  made.set(format, direct);
   return direct;
 }
