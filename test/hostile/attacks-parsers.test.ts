@@ -822,10 +822,7 @@ describe("httpware's own answers to the same attacks", () => {
         'Content-Type': 'application/json',
         'Content-Length': body.length,
       });
-      const reply = await sendRaw(server, [head, ...body.split('')], {
-        delayMs: 5,
-        timeoutMs: 500,
-      });
+      const reply = await sendRaw(server, [head, ...body.split('')], { delayMs: 5 });
       assert.equal(reply.status, 200);
       assert.deepEqual((await server.nextOutcome()).body, { slow: true });
     });
