@@ -1844,6 +1844,13 @@ export const mutants = [
     '    if (false) {',
     ['test/koa/body-parser-options'],
   ),
+  hostile(
+    "scope: a line that runs the application's code written outside the request's context",
+    'src/logger/core/line-scope.ts',
+    '    scope.runInAsyncScope(log, undefined, exchange);',
+    '    log(exchange);',
+    ['test/logger/async-context', 'test/web/fetch-logger'],
+  ),
   // destination (issue 42): test/destination/, real processes, signals and files.
   hostile('destination: nothing written on exit', EXIT, "  process.on('exit', flushAll);\n", '', [
     'test/destination/exit',

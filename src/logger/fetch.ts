@@ -26,12 +26,13 @@
 // at once and returned as it is, as is one the platform makes specially (a WebSocket upgrade,
 // 101, which `new Response` cannot copy).
 
-import { AsyncResource } from 'node:async_hooks';
+import type { AsyncResource } from 'node:async_hooks';
 import { failureOf, recordFailure } from '../failures.js';
 import { hasNoBody } from '../http-facts.js';
 import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
 import { Exchange } from './core/exchange.js';
+import { lineScope, writeInScope } from './core/line-scope.js';
 import { type ResolvedRequestIdOptions, requestIdFor } from './core/request-id.js';
 import { sizeWithoutStream } from './core/response-size.js';
 import {
@@ -292,9 +293,7 @@ class FetchExchange {
     // The line may run the application's code, which may read an AsyncLocalStorage: it is
     // made in the context the handler was called in, not the runtime's that reads the body.
     const runsCode = any || writer.callbacks;
-    this.scope = runsCode
-      ? new AsyncResource('httpware.logger', { requireManualDestroy: true })
-      : undefined;
+    this.scope = lineScope(runsCode);
     this.watches = runsCode || writer.needs.delivered;
     this.logged = false;
     this.unread = unread;
@@ -312,16 +311,7 @@ class FetchExchange {
     this.written?.();
     const failure = failureOf(this.req.request);
     if (failure !== undefined) recordFailure(this.req, failure);
-    const scope = this.scope;
-    if (scope === undefined) {
-      this.writer.log(this.exchange);
-      return;
-    }
-    try {
-      scope.runInAsyncScope(this.writer.log, undefined, this.exchange);
-    } finally {
-      scope.emitDestroy();
-    }
+    writeInScope(this.scope, this.writer.log, this.exchange);
   }
 
   /** The watched body is handed on: its line waits for it to be read, within a bound. */

@@ -3,11 +3,11 @@
 // `reply.raw`) hands to the writer. The request and response are filled into an `Exchange` on
 // arrival, and the line is written when the response closes.
 
-import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { captureContext } from './core/active-span.js';
 import { meterBody } from './core/body-bytes.js';
 import { Exchange } from './core/exchange.js';
+import { lineScope, writeInScope } from './core/line-scope.js';
 import type { ProxyResolver } from './core/proxy.js';
 import {
   arrive,
@@ -34,9 +34,6 @@ function alreadyDone(res: ServerResponse): boolean {
   return res.writableEnded || (res.socket != null && !res.socket.writable);
 }
 
-/** `new AsyncResource` options: the resource is destroyed explicitly once the line is written. */
-const MANUAL_DESTROY = { requireManualDestroy: true } as const;
-
 /**
  * Calls `log(exchange)` once when the response is done. One 'close' listener is enough: a
  * response emits 'close' after 'finish' when it was sent, and on its own when the connection
@@ -46,14 +43,7 @@ const MANUAL_DESTROY = { requireManualDestroy: true } as const;
  * given to the failed request; that costs nothing to a response that was answered.
  *
  * When the line may run the application's code (`withContext`), it is made in the async
- * context of this call (as on-finished does), so that code sees the request's
- * AsyncLocalStorage store even though 'close' is emitted from another context (the socket's,
- * or one the handler left with `als.exit`). This is a plain `AsyncResource` entered with
- * `runInAsyncScope`, not `AsyncResource.bind`: on Node 20 `bind` wraps the function through
- * `util.deprecate` twice per call. Destroyed explicitly (not when collected), so async_hooks
- * users with a destroy hook see it end as soon as the line is out. Built-in tokens read no
- * async context, so a line made only of them needs no resource, which is most of the cost of
- * keeping one per request.
+ * context of this call (core/line-scope.ts).
  */
 function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withContext: boolean) {
   const res = exchange.res as ServerResponse;
@@ -63,16 +53,8 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
     return;
   }
   let line = log;
-  if (withContext) {
-    const context = new AsyncResource('httpware.logger', MANUAL_DESTROY);
-    line = () => {
-      try {
-        context.runInAsyncScope(log, undefined, exchange);
-      } finally {
-        context.emitDestroy();
-      }
-    };
-  }
+  const scope = lineScope(withContext);
+  if (scope !== undefined) line = () => writeInScope(scope, log, exchange);
   // The listener is left on the response, which is done with: removing it cost about 1,000
   // instructions per request (callgrind, `combined`, of an overhead of 8,300 then), as
   // node:events deletes the event from the emitter's table. Node emits 'close' once (a runtime
