@@ -70,12 +70,16 @@ describe('what a reopen opens', () => {
   });
 
   test('destinations reopened by one signal share one listener on the process, and each is reopened', () => {
-    const before = process.listenerCount('SIGUSR2');
+    // SIGHUP, emitted in this process: on Node 24 and later the test runner writes a
+    // diagnostic report for SIGUSR2.
     const files = Array.from({ length: 12 }, (_, i) => join(dir, `shared-${i}.log`));
-    const made = files.map((file) => open(file, { sync: true, reopenOn: 'SIGUSR2' }));
-    assert.equal(process.listenerCount('SIGUSR2'), before + 1);
+    const [first, ...others] = files;
+    const made = [open(first as string, { sync: true, reopenOn: 'SIGHUP' })];
+    const listening = process.listenerCount('SIGHUP');
+    for (const file of others) made.push(open(file, { sync: true, reopenOn: 'SIGHUP' }));
+    assert.equal(process.listenerCount('SIGHUP'), listening);
     for (const file of files) renameSync(file, `${file}.1`);
-    process.emit('SIGUSR2', 'SIGUSR2');
+    process.emit('SIGHUP', 'SIGHUP');
     for (const [i, destination] of made.entries()) destination.write(`line ${i}\n`);
     for (const [i, file] of files.entries())
       assert.equal(readFileSync(file, 'utf8'), `line ${i}\n`);
