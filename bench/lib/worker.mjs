@@ -153,6 +153,15 @@ async function lastFileLine() {
   return { count: lines.length, last: `${lines.at(-1)}\n` };
 }
 
+/** The check of one request's logging: one line, naming the request and its 200. */
+function judgeLine(count, line) {
+  if (count !== 1) return { ok: false, detail: `${count} lines for one request` };
+  if (!namesRequest(line) || !line.includes('200')) {
+    return { ok: false, detail: `unexpected line: ${line.slice(0, 120)}` };
+  }
+  return { ok: true, lineBytes: Buffer.byteLength(line) };
+}
+
 function checkLogger() {
   if (spec.impl === 'floor' || spec.impl === 'floor-span') return Promise.resolve({ ok: true });
   if (spec.impl.endsWith('-file')) return checkFileLogger();
@@ -163,15 +172,7 @@ function checkLogger() {
       request,
       () => false,
       // The line is written when the response finishes: give it a turn of the event loop.
-      () =>
-        setTimeout(() => {
-          const line = String(discard.last);
-          if (discard.lines !== before + 1) {
-            resolve({ ok: false, detail: `${discard.lines - before} lines for one request` });
-          } else if (!namesRequest(line) || !line.includes('200')) {
-            resolve({ ok: false, detail: `unexpected line: ${line.slice(0, 120)}` });
-          } else resolve({ ok: true, lineBytes: Buffer.byteLength(line) });
-        }, 20),
+      () => setTimeout(() => resolve(judgeLine(discard.lines - before, String(discard.last))), 20),
     );
   });
 }
@@ -185,10 +186,7 @@ function checkFileLogger() {
       () =>
         setTimeout(async () => {
           const { count, last } = await lastFileLine();
-          if (count !== 1) resolve({ ok: false, detail: `${count} lines for one request` });
-          else if (!namesRequest(last) || !last.includes('200')) {
-            resolve({ ok: false, detail: `unexpected line: ${last.slice(0, 120)}` });
-          } else resolve({ ok: true, lineBytes: Buffer.byteLength(last) });
+          resolve(judgeLine(count, last));
         }, 20),
     );
   });
