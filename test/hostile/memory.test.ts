@@ -31,8 +31,12 @@ interface Report {
 }
 
 async function scenario(name: string, ...args: string[]): Promise<Report> {
+  return scenarioWith([], name, ...args);
+}
+
+async function scenarioWith(flags: string[], name: string, ...args: string[]): Promise<Report> {
   const result = await runChild(child, {
-    nodeArgs: ['--expose-gc'],
+    nodeArgs: ['--expose-gc', ...flags],
     args: [name, ...args],
     timeoutMs: 90_000,
   });
@@ -78,7 +82,16 @@ describe('a body sent a byte at a time (HTTP/1.1 chunks of one byte, limit 512 K
   };
   for (const [parser, variant] of cases) {
     test(`${parser} ${what[variant]}: peak RSS grows by less than 8x the limit`, async () => {
-      const r = await scenario('tiny-chunks', parser, variant, String(LIMIT_KIB));
+      // The young generation capped at 1 MB a half: half a million chunks' garbage grows it
+      // by several MB on Node 26 (as much as the bound), which is V8's heuristics, not memory
+      // the parser holds.
+      const r = await scenarioWith(
+        ['--max-semi-space-size=1'],
+        'tiny-chunks',
+        parser,
+        variant,
+        String(LIMIT_KIB),
+      );
       assert.equal(r.status, 200);
       assert.ok(r.peakGrowth < 8 * LIMIT_KIB * 1024, `peak RSS grew by ${mb(r.peakGrowth)}`);
     });
