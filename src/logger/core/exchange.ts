@@ -59,6 +59,12 @@ export class Exchange {
    * delivered (fetch.ts) ends when its Response was handed on. NaN: it ends with its line.
    */
   declare endedAt: number;
+  /**
+   * The route template the framework matched (`/users/:id`), when the door learnt it from the
+   * framework itself (Koa's router, Fastify, Hono, a fetch handler's `route`); undefined: the
+   * request's own record is read (Express's `req.route`, see url-parts.ts `routeOf`).
+   */
+  declare route: string | undefined;
 
   constructor(
     req: LogRequest,
@@ -81,5 +87,6 @@ export class Exchange {
     this.span = undefined;
     this.meter = undefined;
     this.endedAt = Number.NaN;
+    this.route = undefined;
   }
 }

@@ -7,7 +7,7 @@ import { loggedUser } from './basic-auth.js';
 import { bodyBytes } from './body-bytes.js';
 import { formatDate } from './clf-date.js';
 import { errorMessage, errorType } from './failure.js';
-import { currentLine } from './line.js';
+import { arrivalOf, currentLine } from './line.js';
 import { dateRenderer } from './local-date.js';
 import {
   DEFAULT_POLICY,
@@ -27,7 +27,7 @@ import {
   totalTime,
 } from './timing.js';
 import { traceIdOf } from './traceparent.js';
-import { maskedUrl, routeOf, urlPath, urlQuery } from './url-parts.js';
+import { exchangeRoute, maskedUrl, requestRoute, urlPath, urlQuery } from './url-parts.js';
 
 type Builtin = (req: LogRequest, res: LogResponse, arg?: string) => string | undefined;
 
@@ -147,7 +147,8 @@ const path: Builtin = function path(req) {
 };
 
 const route: Builtin = function route(req) {
-  return routeOf(req);
+  const exchange = arrivalOf(req);
+  return exchange === undefined ? requestRoute(req) : exchangeRoute(exchange);
 };
 
 /** The built-in tokens whose output depends on what is redacted. */

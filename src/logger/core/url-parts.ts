@@ -2,6 +2,7 @@
 // its query (secrets masked) and the route pattern the framework matched.
 
 import type { LogRequest } from '../types.js';
+import type { Exchange } from './exchange.js';
 import { type RedactPolicy, redactQuery, redactUrl } from './redact.js';
 
 /** The URL as the client sent it: Express and Connect rewrite `req.url` inside mounted apps. */
@@ -63,9 +64,17 @@ interface RoutedRequest {
  * `req.route` for the route being handled, with a path relative to the router it is mounted
  * on (`req.baseUrl`). A pattern given as a RegExp or an array has no single string form.
  */
-export function routeOf(req: LogRequest): string | undefined {
+export function requestRoute(req: LogRequest): string | undefined {
   const { baseUrl, route } = req as RoutedRequest;
   const path = route?.path;
   if (typeof path !== 'string') return undefined;
   return typeof baseUrl === 'string' ? baseUrl + path : path;
+}
+
+/**
+ * The route of an exchange (the `route` token, `http.route`): what its door learnt from the
+ * framework, else what the request records. Absent when neither knows: never the raw path.
+ */
+export function exchangeRoute(exchange: Exchange): string | undefined {
+  return exchange.route ?? requestRoute(exchange.req);
 }
