@@ -27,6 +27,7 @@
 // 101, which `new Response` cannot copy).
 
 import type { AsyncResource } from 'node:async_hooks';
+import { backgroundTimer } from '../background-timer.js';
 import { failureOf, recordFailure } from '../failures.js';
 import { hasNoBody } from '../http-facts.js';
 import { isThenable } from '../thenable.js';
@@ -54,7 +55,7 @@ import type {
   FetchMiddlewareContext,
   LogStream,
 } from './types.js';
-import { backgroundTimer, UNREAD_LIMIT_MS, UnreadBodies } from './unread-bodies.js';
+import { UNREAD_LIMIT_MS, UnreadBodies } from './unread-bodies.js';
 import { type LineWriter, lineWriter } from './writer.js';
 
 /** The Web `Request` seen through the line model (types.ts: `FetchLogRequest`). */

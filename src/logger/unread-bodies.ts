@@ -16,28 +16,13 @@
 // ends: each watched body there has a timer of its own, kept alive with `ctx.waitUntil` until
 // its line (fetch.ts).
 
+import { backgroundTimer } from '../background-timer.js';
+
 /** The interval of the sweeps: an unread body's line comes 1 to 2 of them after its Response. */
 export const SWEEP_MS = 1000;
 
 /** Workers' own timer for one body: the latest the sweeps would give it. */
 export const UNREAD_LIMIT_MS = 2 * SWEEP_MS;
-
-/** Deno's timers are numbers, let go of with `Deno.unrefTimer`. */
-const deno = (globalThis as { Deno?: { unrefTimer?: (id: number) => void } }).Deno;
-
-/**
- * `fn` after `ms`, on a timer that does not keep the process alive (Node's and Bun's `unref`,
- * Deno's `unrefTimer`).
- */
-export function backgroundTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(fn, ms);
-  const unref = (timer as { unref?: unknown }).unref;
-  if (typeof unref === 'function') unref.call(timer);
-  else if (typeof timer === 'number' && typeof deno?.unrefTimer === 'function') {
-    deno.unrefTimer(timer);
-  }
-  return timer;
-}
 
 /** A watched body, as the sweeps see it. */
 export interface UnreadBody {

@@ -16,6 +16,7 @@ import { createError, errorKinds, HttpwareError, isHttpwareError, validStatus } 
 import { LOG_TEXTS, recordFailure, setLogText } from '../failures.js';
 import { isThenable } from '../thenable.js';
 import { type CharsetPolicy, charsetExists, decode, streamDecoder, stripBom } from './charset.js';
+import { type BoundedRead, type TimeBound, timeBound } from './deadlines.js';
 import { Decoding, Gathered, isCompact } from './gather.js';
 import { type Coding, codingOf } from './inflate.js';
 import { type ContentType, parseContentType } from './media-type.js';
@@ -73,7 +74,7 @@ const SYNC_INFLATE_OUTPUT_BYTES = 256 * 1024;
  * A door supplies the headers, the source checks, how bytes arrive (collect, pipeInto), how a
  * body cut short shows (cutShort), cleanup, and drain.
  */
-export abstract class BodyReader<Request extends object = object> {
+export abstract class BodyReader<Request extends object = object> implements BoundedRead {
   protected settled = false;
   protected charset: string | null = null;
   protected coding: Coding | null = null;
@@ -105,8 +106,10 @@ export abstract class BodyReader<Request extends object = object> {
    */
   private decodeAsRead = false;
   private decoding: Decoding | null = null;
-  /** The time bound on collecting the body (see bodyTimeout), while it runs. */
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The time bound on collecting the body (see bodyTimeout), while it runs (deadlines.ts). */
+  private bound: TimeBound | null = null;
+  /** When the body has taken too long (its bound's clock). */
+  deadline = 0;
   /** The rest of the body is given up on rather than drained (a body that timed out). */
   protected abandonRest = false;
 
@@ -163,7 +166,10 @@ export abstract class BodyReader<Request extends object = object> {
       return;
     }
     const timeout = this.bodyTimeout();
-    if (timeout > 0) this.timer = setTimeout(this.timedOut, timeout, timeout);
+    if (timeout > 0) {
+      this.bound = timeBound(timeout);
+      this.bound.watch(this);
+    }
     this.collect();
   }
 
@@ -172,17 +178,18 @@ export abstract class BodyReader<Request extends object = object> {
    * hold the reading (and its connection) for as long as it likes. Its rest is given up on,
    * not drained: it would come as slowly.
    */
-  private readonly timedOut = (timeout: number): void => {
-    this.timer = null;
+  expire(): void {
+    this.bound = null;
     this.abandonRest = true;
+    const timeout = this.bodyTimeout();
     this.stop(createError('request.timeout', { timeout, received: this.received }));
-  };
+  }
 
   /** The body is whole, or the reading stopped: the time bound is over. */
   private disarm(): void {
-    if (this.timer === null) return;
-    clearTimeout(this.timer);
-    this.timer = null;
+    if (this.bound === null) return;
+    this.bound.unwatch(this);
+    this.bound = null;
   }
 
   private selectCharset(contentType: ContentType | undefined): HttpwareError | null {

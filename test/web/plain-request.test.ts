@@ -330,31 +330,39 @@ describe('read(request): the time a body may take (bodyTimeout)', () => {
     }
   });
 
-  test('a Web read is bounded to WEB_BODY_TIMEOUT_MS (60 s) by default', async () => {
-    assert.equal(WEB_BODY_TIMEOUT_MS, 60_000);
-    quietly(() => mock.timers.enable({ apis: ['setTimeout'] }));
-    try {
-      const { stream } = counted([new TextEncoder().encode('{"a":')], 'hang');
-      let settled: Record<string, unknown> | null = null;
-      json.read(post(stream, JSON_TYPE)).then(
-        () => {
-          settled = { type: 'resolved' };
-        },
-        (err) => {
-          settled = err;
-        },
+  test('reads with one bodyTimeout each time out at their own deadline, and one that ended does not', async () => {
+    // The reads bounded by one timeout share one timer (src/parsers/deadlines.ts).
+    const started = Date.now();
+    const outcomes: Array<Promise<[string, number]>> = [];
+    const whole = counted([new TextEncoder().encode('{"a":1}')]);
+    const hanging = () => counted([new TextEncoder().encode('{"a":')], 'hang').stream;
+    for (const delay of [0, 100, 200]) {
+      await sleep(delay === 0 ? 0 : 100);
+      const read = json.read(post(hanging(), JSON_TYPE), { bodyTimeout: 300 });
+      outcomes.push(
+        read.then(
+          () => ['resolved', 0],
+          (err) => [err.type, Date.now() - started],
+        ),
       );
-      await sleep(0);
-      mock.timers.tick(WEB_BODY_TIMEOUT_MS - 1);
-      await sleep(0);
-      assert.equal(settled, null);
-      mock.timers.tick(1);
-      await sleep(0);
-      assert.equal((settled as unknown as Record<string, unknown>)?.type, 'request.timeout');
-      assert.equal((settled as unknown as Record<string, unknown>)?.timeout, WEB_BODY_TIMEOUT_MS);
-    } finally {
-      mock.timers.reset();
+      if (delay === 100) {
+        assert.deepEqual(await json.read(post(whole.stream, JSON_TYPE), { bodyTimeout: 300 }), {
+          a: 1,
+        });
+      }
     }
+    const settled = await Promise.all(outcomes);
+    assert.deepEqual(
+      settled.map(([type]) => type),
+      ['request.timeout', 'request.timeout', 'request.timeout'],
+    );
+    settled.forEach(([, at], i) => {
+      const due = 300 + 100 * i;
+      assert.ok(
+        at >= due - 10 && at < due + 150,
+        `read ${i} timed out after ${at} ms, due at ${due}`,
+      );
+    });
   });
 
   test('bodyTimeout 0 sets no bound: the read waits for the body (or its client leaving)', async () => {

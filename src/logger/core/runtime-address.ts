@@ -6,6 +6,8 @@
 // `server`, Deno's `info`), so a runtime is recognised without reading a global per request;
 // the one global, workerd's user agent, is read once, when first needed.
 
+import { onWorkerd } from '../../workerd.js';
+
 /** What an adapter on Node hands over of Node's own request (its version, its socket). */
 export interface NodeRequest {
   readonly httpVersionMajor?: number;
@@ -20,22 +22,6 @@ export function nodeRequestOf(request: Request, second: unknown): NodeRequest | 
   const runtime = (request as { runtime?: { node?: { req?: NodeRequest } } }).runtime;
   const req = runtime?.node?.req;
   return typeof req === 'object' && req !== null ? req : undefined;
-}
-
-/** Whether this is workerd; undefined until first asked. */
-let workerd: boolean | undefined;
-
-/**
- * Whether this is Cloudflare's workerd, where `CF-Connecting-IP` is set by Cloudflare's edge
- * and cannot come from the client. Anywhere else that header is whatever the client sent.
- * Asked when needed, not when the module loads: loading reads no global (a test environment's
- * `navigator`, jsdom's, say), and only a request without any other address asks.
- */
-export function onWorkerd(): boolean {
-  workerd ??=
-    (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent ===
-    'Cloudflare-Workers';
-  return workerd;
 }
 
 /** A non-empty string, or undefined. */
