@@ -1143,9 +1143,9 @@ export const mutants = [
   ),
   hostile(
     'fetch-undelivered: the timer holds the process open',
-    UNREAD,
-    "  if (typeof unref === 'function') unref.call(timer);",
-    "  if (typeof unref === 'function') unref.bind(timer);",
+    'src/background-timer.ts',
+    '  keepAlive(timer, false);\n  return timer;',
+    '  return timer;',
     ['test/web/undelivered-body'],
   ),
   hostile(
@@ -1263,7 +1263,7 @@ export const mutants = [
   hostile(
     'timeout: the body timer never armed',
     PIPELINE,
-    '    if (timeout > 0) this.timer = setTimeout(this.timedOut, timeout, timeout);',
+    '      this.bound.watch(this);\n',
     '',
     ['test/web/plain-request', 'test/hostile/slow-clients'],
   ),
