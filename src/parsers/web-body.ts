@@ -76,7 +76,10 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
       reject(refused);
       return;
     }
-    claimBody(request);
+    // A body is claimed by its lock: the reader takes it before `read` returns, whatever the
+    // outcome (the body, or its drain after an error), and a second `read` finds it locked or
+    // used. Only a Request without a body is marked (a WeakSet add: 0.4 µs on Deno).
+    if (body === null) claimBody(request);
     const header = request.headers.get('content-type');
     const contentType = pipeline.types.of(header);
     let matched: boolean;
@@ -352,11 +355,19 @@ function cancel(reader: Reader): void {
   reader.cancel().then(ignore, ignore);
 }
 
-/** A chunk as a Buffer over the same memory (no copy), or null when it is not bytes. */
+/**
+ * Below this length a chunk is copied into a Buffer rather than viewed: on Bun (JavaScriptCore)
+ * a small typed array keeps its bytes in the garbage-collected heap, and reading its `buffer`
+ * moves them out, about 0.25 µs where copying 100 bytes costs 0.04. Elsewhere `buffer` is free.
+ */
+const COPIED_BELOW = 'Bun' in globalThis ? 1024 : 0;
+
+/** A chunk as a Buffer (over the same memory unless small, see COPIED_BELOW), or null when it is not bytes. */
 function bytesOf(value: unknown): Buffer | null {
-  return value instanceof Uint8Array
-    ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-    : null;
+  if (!(value instanceof Uint8Array)) return null;
+  return value.byteLength < COPIED_BELOW
+    ? Buffer.from(value)
+    : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
 /** Resolves once a decompressor takes more input, or is gone (destroyed after an error). */
