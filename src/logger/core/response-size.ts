@@ -9,10 +9,26 @@
 // keeps them where they can be read, they are read here, feature-detected, one small function
 // per runtime; anywhere else the answer is "unknown" and the caller counts as before.
 
+/**
+ * The symbol found for each description: a runtime keys every Response's state with the same
+ * symbol, so once found it is read directly. Listing an object's symbols and reading their
+ * descriptions, twice a response, was 1.7 % of a `fetchLogger('json')` request's profile on
+ * Node 20; with the key kept, the two lookups cost 150-250 ns a response instead of 270-290.
+ */
+const foundKeys = new Map<string, symbol>();
+
 /** An own property keyed by a symbol of this description, if the object has one. */
 function symbolValue(object: object, description: string): unknown {
+  const found = foundKeys.get(description);
+  if (found !== undefined) {
+    const value = (object as Record<symbol, unknown>)[found];
+    if (value !== undefined) return value;
+  }
   for (const key of Object.getOwnPropertySymbols(object)) {
-    if (key.description === description) return (object as Record<symbol, unknown>)[key];
+    if (key.description === description) {
+      foundKeys.set(description, key);
+      return (object as Record<symbol, unknown>)[key];
+    }
   }
   return undefined;
 }
