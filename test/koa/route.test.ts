@@ -23,15 +23,26 @@ const ok: KoaMiddleware = async (ctx) => {
   ctx.body = 'ok';
 };
 
-/** The lines `format` writes for `paths`, requested in turn, through `routes`. */
+/** What the tests use of a router. */
+interface Router {
+  routes(): unknown;
+}
+
+/** A router's middleware for `app.use` (its context type asks for more than Koa's gives). */
+const routesOf = (router: Router) => router.routes() as KoaMiddleware;
+
+/** The lines `format` writes for `paths`, requested in turn, through `router`. */
 async function linesFor(
   version: (typeof koaVersions)[number],
   format: string,
-  routes: KoaMiddleware,
+  router: Router,
   paths: readonly string[],
 ): Promise<string[]> {
   const capture = captureLines();
-  const server = await serveKoa(version, [koa.logger(format, { stream: capture.stream }), routes]);
+  const server = await serveKoa(version, [
+    koa.logger(format, { stream: capture.stream }),
+    routesOf(router),
+  ]);
   try {
     for (const path of paths) await send(server, { path });
     return [...(await capture.waitFor(paths.length))];
@@ -41,12 +52,12 @@ async function linesFor(
 }
 
 for (const version of koaVersions) {
-  for (const [name, Router] of routers) {
+  for (const [name, Routing] of routers) {
     describe(`${version}, ${name}: the route of a line`, () => {
       test("is the matched route's template, with the router's prefix, in :route", async () => {
-        const router = new Router({ prefix: '/api' });
+        const router = new Routing({ prefix: '/api' });
         router.get('/users/:id', ok);
-        const lines = await linesFor(version, ':route :url', router.routes(), [
+        const lines = await linesFor(version, ':route :url', router, [
           '/api/users/1',
           '/api/users/2?x=y',
         ]);
@@ -54,25 +65,25 @@ for (const version of koaVersions) {
       });
 
       test("is the json line's http.route", async () => {
-        const router = new Router();
+        const router = new Routing();
         router.get('/users/:id', ok);
-        const [line] = await linesFor(version, 'json', router.routes(), ['/users/42']);
+        const [line] = await linesFor(version, 'json', router, ['/users/42']);
         assert.equal(JSON.parse(line as string)['http.route'], '/users/:id');
       });
 
       test("includes a nested router's prefix and its parent's", async () => {
-        const users = new Router();
+        const users = new Routing();
         users.get('/users/:id', ok);
-        const api = new Router({ prefix: '/api' });
+        const api = new Routing({ prefix: '/api' });
         api.use('/v1', users.routes());
-        const [line] = await linesFor(version, ':route', api.routes(), ['/api/v1/users/7']);
+        const [line] = await linesFor(version, ':route', api, ['/api/v1/users/7']);
         assert.equal(line, '/api/v1/users/:id');
       });
 
       test('is absent from a 404: no route matched, and the raw path is not taken', async () => {
-        const router = new Router({ prefix: '/api' });
+        const router = new Routing({ prefix: '/api' });
         router.get('/users/:id', ok);
-        const lines = await linesFor(version, ':status :route', router.routes(), [
+        const lines = await linesFor(version, ':status :route', router, [
           '/api/nothing',
           '/users/1',
         ]);
@@ -80,14 +91,14 @@ for (const version of koaVersions) {
       });
 
       test("is absent when a router middleware answered before the route's handlers ran", async () => {
-        const router = new Router({ prefix: '/api' });
+        const router = new Routing({ prefix: '/api' });
         // Its layer's path, a pattern such as `/api(?:\/|$)`, is left as the last one to run.
         router.use(async (ctx, next) => {
           if (ctx.query.key === undefined) ctx.throw(401);
           await next();
         });
         router.get('/users/:id', ok);
-        const lines = await linesFor(version, ':status :route', router.routes(), [
+        const lines = await linesFor(version, ':status :route', router, [
           '/api/users/1',
           '/api/users/1?key=k',
         ]);
@@ -95,11 +106,11 @@ for (const version of koaVersions) {
       });
 
       test('is the route of a handler that threw', async () => {
-        const router = new Router();
+        const router = new Routing();
         router.get('/users/:id', () => {
           throw new Error('boom');
         });
-        const [line] = await linesFor(version, ':status :route', router.routes(), ['/users/1']);
+        const [line] = await linesFor(version, ':status :route', router, ['/users/1']);
         assert.equal(line, '500 /users/:id');
       });
 
@@ -108,7 +119,7 @@ for (const version of koaVersions) {
         const held = new Promise<void>((resolve) => {
           release = resolve;
         });
-        const router = new Router();
+        const router = new Routing();
         router.get('/users/:id', async (ctx) => {
           ctx.status = 200;
           ctx.res.flushHeaders();
@@ -118,7 +129,7 @@ for (const version of koaVersions) {
         const capture = captureLines();
         const server = await serveKoa(version, [
           koa.logger(':route', { stream: capture.stream }),
-          router.routes(),
+          routesOf(router),
         ]);
         try {
           await abandon(server, { path: '/users/3', when: 'head' });
