@@ -1467,7 +1467,7 @@ export const mutants = [
   hostile(
     "route: a fetch handler's route not given to its lines",
     'src/logger/fetch.ts',
-    '      if (route !== undefined) exchange.exchange.route = route;\n',
+    '    if (route !== undefined) exchange.exchange.route = route;\n',
     '',
     ['test/web/route'],
   ),

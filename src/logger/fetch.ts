@@ -570,8 +570,9 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   const unread = new UnreadBodies();
   const immediate = writer.options.immediate;
 
-  function start(request: Request, args: HandlerArguments): FetchExchange {
+  function start(request: Request, args: HandlerArguments, route?: string): FetchExchange {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
+    if (route !== undefined) exchange.exchange.route = route;
     writer.arrived(exchange.exchange, exchange, lineOf);
     return exchange;
   }
@@ -584,8 +585,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
       // biome-ignore lint/complexity/noArguments: forwarded as they are, no array per request
       const args = arguments as unknown as [Request, ...unknown[]];
       if (excludedOnArrival(request)) return handler.apply(this, args);
-      const exchange = start(request, args);
-      if (route !== undefined) exchange.exchange.route = route;
+      const exchange = start(request, args, route);
       if (immediate) return handler.apply(this, args);
       let result: unknown;
       try {

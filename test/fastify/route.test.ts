@@ -2,6 +2,11 @@
 // route's url as declared, its plugins' prefixes included; none for the 404 handler.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  InMemoryLogRecordExporter,
+  LoggerProvider,
+  SimpleLogRecordProcessor,
+} from '@opentelemetry/sdk-logs';
 import type { FastifyInstance } from 'fastify';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { startFastify } from '../helpers/fastify.js';
@@ -37,6 +42,30 @@ describe('the route of a line on Fastify', () => {
   it("is the json line's http.route", async () => {
     const [line] = await routeLines('json', users, ['/users/42']);
     assert.equal(JSON.parse(line as string)['http.route'], '/users/:id');
+  });
+
+  it("is the OpenTelemetry record's http.route, under a text format that has no :route", async () => {
+    const exporter = new InMemoryLogRecordExporter();
+    const loggerProvider = new LoggerProvider({
+      processors: [new SimpleLogRecordProcessor({ exporter })],
+    });
+    const capture = captureLines();
+    const server = await startFastify((app) => {
+      app.register(httpwareLogger, {
+        format: 'tiny',
+        stream: capture.stream,
+        otel: { loggerProvider },
+      });
+      users(app);
+    });
+    try {
+      await send(server, { path: '/users/9' });
+      await capture.waitFor(1);
+    } finally {
+      await server.close();
+    }
+    const [record] = exporter.getFinishedLogRecords();
+    assert.equal(record?.attributes['http.route'], '/users/:id');
   });
 
   it('includes the prefix of the plugin that declared the route', async () => {

@@ -136,6 +136,15 @@ describe("the route of a line under Hono's app.use(log.middleware)", () => {
     ]);
   });
 
+  it("is the route of app.on's handler, and absent for app.all's (recorded as app.use's)", async () => {
+    const capture = captureLines();
+    const app = honoApp(':route', capture, (hono) => {
+      hono.on(['GET', 'POST'], '/users/:id', (c) => c.text('ok'));
+      hono.all('/items/:id', (c) => c.text('ok'));
+    });
+    assert.deepEqual(await linesOf(app, capture, ['/users/1', '/items/1']), ['/users/:id', '-']);
+  });
+
   it('is not taken from a middleware registered after the route (hono #4609)', async () => {
     const capture = captureLines();
     const app = honoApp(':route', capture, (hono) => {
