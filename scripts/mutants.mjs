@@ -1407,6 +1407,20 @@ export const mutants = [
     ['test/koa/route'],
   ),
   hostile(
+    'route: the Node middleware of four parameters (Express calls it as an error handler)',
+    LOG,
+    "    next: (err?: unknown) => void,\n    source: Source = undefined as Source,\n  ): void {\n    // The application's",
+    "    next: (err?: unknown) => void,\n    source: Source,\n  ): void {\n    // The application's",
+    ['test/logger/express'],
+  ),
+  hostile(
+    'route: the Node middleware of four parameters when it excludes (Express calls it as an error handler)',
+    LOG,
+    '    source: Source = undefined as Source,\n  ): void {\n    if (excluded(',
+    '    source: Source,\n  ): void {\n    if (excluded(',
+    ['test/logger/express'],
+  ),
+  hostile(
     "route: a door's framework asked on arrival, before its router ran",
     LOG,
     '  return (exchange) => {\n    exchange.route = routeOf(source);',

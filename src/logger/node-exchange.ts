@@ -114,11 +114,13 @@ export function nodeDoorLogger<Source>(
   const { log, arrived, needs, callsApplication, callbacks } = writer;
   const { proxy } = writer.options;
   countLogger();
+  // `source` has a default value so that the function's `length` stays 3: Express and Connect
+  // take a function of four parameters for an error handler `(err, req, res, next)`.
   const middleware = function logger(
     req: IncomingMessage,
     res: ServerResponse,
     next: (err?: unknown) => void,
-    source: Source,
+    source: Source = undefined as Source,
   ): void {
     // The application's format function or tokens may call any token: everything is recorded.
     // A skip function is not handed the tokens, but may read the async context too.
@@ -153,7 +155,7 @@ export function nodeDoorLogger<Source>(
     req: IncomingMessage,
     res: ServerResponse,
     next: (err?: unknown) => void,
-    source: Source,
+    source: Source = undefined as Source,
   ): void {
     if (excluded(req.method, fullUrl(req))) next();
     else middleware(req, res, next, source);
