@@ -32,6 +32,7 @@ declare namespace logger {
   export type DestinationOptions = types.DestinationOptions;
   export type DestinationStats = types.DestinationStats;
   export type FetchHandler = types.FetchHandler;
+  export type FetchHandlerOptions = types.FetchHandlerOptions;
   export type FetchLog = types.FetchLog;
   export type FetchLoggerFactory = types.FetchLoggerFactory;
   export type FetchLoggerMiddleware = types.FetchLoggerMiddleware;

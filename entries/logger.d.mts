@@ -21,6 +21,7 @@ export import DestinationFactory = logger.DestinationFactory;
 export import DestinationOptions = logger.DestinationOptions;
 export import DestinationStats = logger.DestinationStats;
 export import FetchHandler = logger.FetchHandler;
+export import FetchHandlerOptions = logger.FetchHandlerOptions;
 export import FetchLog = logger.FetchLog;
 export import FetchLoggerFactory = logger.FetchLoggerFactory;
 export import FetchLoggerMiddleware = logger.FetchLoggerMiddleware;

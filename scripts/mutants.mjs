@@ -1421,6 +1421,106 @@ export const mutants = [
     ['test/hostile/trust-proxy'],
   ),
   hostile(
+    "route: Koa's ctx._matchedRoute taken whatever layer it names (a router middleware's pattern)",
+    'src/koa/route.ts',
+    '    if (layer?.path === route && (layer.methods?.length ?? 0) > 0) return route;',
+    '    if (layer?.path === route) return route;',
+    ['test/koa/route'],
+  ),
+  hostile(
+    'route: the Koa door asks the router nothing',
+    'src/koa/index.ts',
+    '  const middleware = nodeDoorLogger<KoaContext>(format, options, koaRoute);',
+    '  const middleware = nodeDoorLogger<KoaContext>(format, options, undefined);',
+    ['test/koa/route'],
+  ),
+  hostile(
+    'route: the Node middleware of four parameters (Express calls it as an error handler)',
+    LOG,
+    "    next: (err?: unknown) => void,\n    source: Source = undefined as Source,\n  ): void {\n    // The application's",
+    "    next: (err?: unknown) => void,\n    source: Source,\n  ): void {\n    // The application's",
+    ['test/logger/express'],
+  ),
+  hostile(
+    'route: the Node middleware of four parameters when it excludes (Express calls it as an error handler)',
+    LOG,
+    '    source: Source = undefined as Source,\n  ): void {\n    if (excluded(',
+    '    source: Source,\n  ): void {\n    if (excluded(',
+    ['test/logger/express'],
+  ),
+  hostile(
+    "route: a door's framework asked on arrival, before its router ran",
+    LOG,
+    '  return (exchange) => {\n    exchange.route = routeOf(source);',
+    '  const route = routeOf(source);\n  return (exchange) => {\n    exchange.route = route;',
+    ['test/koa/route'],
+  ),
+  hostile(
+    "route: a door's framework asked only for a format function (the format's needs ignored)",
+    WRITER,
+    "    route: has('route'),",
+    '    route: false,',
+    ['test/koa/route', 'test/fastify/route', 'test/web/route'],
+  ),
+  hostile(
+    "route: Fastify's raw path taken for its route",
+    'src/fastify/index.ts',
+    '  const url = request.routeOptions?.url;',
+    '  const url = request.raw.url;',
+    ['test/fastify/route'],
+  ),
+  hostile(
+    'route: the Fastify door asks Fastify nothing',
+    'src/fastify/index.ts',
+    '        fastifyRoute,\n',
+    '        undefined,\n',
+    ['test/fastify/route'],
+  ),
+  hostile(
+    "route: Hono's middleware taken for the route (its /* on a 404, its /api/* when it answered)",
+    'src/logger/fetch.ts',
+    "typeof route?.method === 'string' && route.method !== 'ALL'",
+    "typeof route?.method === 'string'",
+    ['test/web/route'],
+  ),
+  hostile(
+    "route: Hono's route read before the handlers ran (the logger's own /*)",
+    'src/logger/fetch.ts',
+    `    const routed = needs.route || callsApplication();
+    try {
+      await next();
+    } catch (err) {
+      if (routed) exchange.exchange.route = honoRoute(c);
+      exchange.failed(err);
+      throw err;
+    }
+    if (routed) exchange.exchange.route = honoRoute(c);
+`,
+    `    if (needs.route || callsApplication()) exchange.exchange.route = honoRoute(c);
+    try {
+      await next();
+    } catch (err) {
+      exchange.failed(err);
+      throw err;
+    }
+`,
+    ['test/web/route'],
+  ),
+  hostile(
+    "route: a fetch handler's route not given to its lines",
+    'src/logger/fetch.ts',
+    '    if (route !== undefined) exchange.exchange.route = route;\n',
+    '',
+    ['test/web/route'],
+  ),
+  hostile(
+    "route: a fetch handler's empty route accepted",
+    'src/logger/fetch.ts',
+    "  if (typeof route !== 'string' || route === '') {",
+    "  if (typeof route !== 'string') {",
+    ['test/web/route'],
+  ),
+  hostile(
     'koa: a body given up on answered without Connection: close',
     'src/koa/closing.ts',
     "    if (error.headers === undefined) error.headers = { connection: 'close' };",

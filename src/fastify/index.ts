@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { type ErrorType, HttpwareSyntaxError, isHttpwareError } from '../errors.js';
 import { recordFailure } from '../failures.js';
-import { nodeLogger } from '../logger/node-exchange.js';
+import { nodeDoorLogger } from '../logger/node-exchange.js';
 import type { FormatFn, LoggerOptions, PredefinedFormat } from '../logger/types.js';
 import { jsonPipeline } from '../parsers/json.js';
 import { parseContentType } from '../parsers/media-type.js';
@@ -31,8 +31,13 @@ import { urlencodedPipeline } from '../parsers/urlencoded.js';
 export interface FastifyRequestLike {
   readonly raw: IncomingMessage;
   readonly id: unknown;
-  /** The route's options; `bodyLimit` is the route's, or the server's. */
-  readonly routeOptions?: { readonly bodyLimit?: number | undefined } | undefined;
+  /**
+   * The route's options; `bodyLimit` is the route's, or the server's; `url` the route's path as
+   * declared, with its plugins' prefixes (undefined for the 404 handler: no route matched).
+   */
+  readonly routeOptions?:
+    | { readonly bodyLimit?: number | undefined; readonly url?: string | undefined }
+    | undefined;
 }
 
 /** What the plugins use of a Fastify reply. */
@@ -158,6 +163,16 @@ function parentHasLogger(instance: FastifyInstanceLike): boolean {
 }
 
 /**
+ * The route Fastify matched (`:route`, `http.route`): the route's `url` as declared, prefixes
+ * included (`/api/users/:id`). Fastify routes before the first hook, so it is known from
+ * `onRequest` on; the 404 handler's requests matched no route and have none.
+ */
+function fastifyRoute(request: FastifyRequestLike): string | undefined {
+  const url = request.routeOptions?.url;
+  return typeof url === 'string' ? url : undefined;
+}
+
+/**
  * The logger plugin: one line per request, written by the Node logger from an `onRequest`
  * hook over `request.raw` and `reply.raw`, so it times the request from Fastify's first hook
  * and sees the response Fastify writes, errors and 404s included. An `onError` hook records
@@ -172,15 +187,16 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
   'httpware-logger',
   (instance, options, done) => {
     const given = (options ?? {}) as Record<string, unknown>;
-    let middleware: ReturnType<typeof nodeLogger>;
+    let middleware: ReturnType<typeof nodeDoorLogger<FastifyRequestLike>>;
     try {
       if (instance.hasDecorator(LOGGER_REGISTERED)) throw new Error(TWICE);
       if (given.requestId !== undefined && typeof given.requestId !== 'boolean') {
         throw new TypeError('option requestId must be a boolean');
       }
-      middleware = nodeLogger(
+      middleware = nodeDoorLogger(
         (given.format ?? 'combined') as PredefinedFormat,
         loggerOptionsOf(given),
+        fastifyRoute,
       );
     } catch (err) {
       done(err as Error);
@@ -189,11 +205,11 @@ export const httpwareLogger = asFastifyPlugin<FastifyLoggerOptions>(
     if (given.requestId === true) {
       instance.addHook('onRequest', (request, reply, next) => {
         (request.raw as IncomingMessage & { id?: unknown }).id = request.id;
-        middleware(request.raw, reply.raw, next);
+        middleware(request.raw, reply.raw, next, request);
       });
     } else {
       instance.addHook('onRequest', (request, reply, next) =>
-        middleware(request.raw, reply.raw, next),
+        middleware(request.raw, reply.raw, next, request),
       );
     }
     instance.addHook('onError', (request, _reply, error, next) => {

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { recordFailure } from '../failures.js';
-import { nodeLogger } from '../logger/node-exchange.js';
+import { nodeDoorLogger } from '../logger/node-exchange.js';
 import { json as nodeJson } from '../parsers/json.js';
 import { raw as nodeRaw } from '../parsers/raw.js';
 import { text as nodeText } from '../parsers/text.js';
@@ -14,6 +14,7 @@ import type { ParserMiddleware } from '../parsers/types.js';
 import { urlencoded as nodeUrlencoded } from '../parsers/urlencoded.js';
 import { bodyParser } from './body-parser.js';
 import { keepClosing } from './closing.js';
+import { koaRoute } from './route.js';
 import type { Koa, KoaContext, KoaLogger, KoaMiddleware, KoaNext, KoaParser } from './types.js';
 
 const ignore = (): void => {};
@@ -25,11 +26,13 @@ const ignore = (): void => {};
  * sent, whatever it was, and a response the application wrote itself (`ctx.respond = false`)
  * is logged as any other. An error thrown downstream is recorded as the request's failure (the
  * line's `:error-type`, or `error` in the `json` and `ecs` formats), then thrown on to Koa.
+ * The route (`:route`, `http.route`) is the one @koa/router or koa-router matched (./route.ts),
+ * read from `ctx` when the line is made.
  */
 const logger: KoaLogger = (format, options) => {
-  const middleware = nodeLogger(format, options);
+  const middleware = nodeDoorLogger<KoaContext>(format, options, koaRoute);
   return async function httpwareLogger(ctx: KoaContext, next: KoaNext): Promise<void> {
-    middleware(ctx.req, ctx.res, ignore);
+    middleware(ctx.req, ctx.res, ignore, ctx);
     try {
       await next();
     } catch (err) {

@@ -494,6 +494,57 @@ function executionContextOf(c: FetchMiddlewareContext): unknown {
   }
 }
 
+/** The `route` of `log(handler, { route })`, checked when the handler is wrapped. */
+function handlerRoute(given: unknown): string | undefined {
+  if (given === undefined || given === null) return undefined;
+  if (typeof given !== 'object') throw new TypeError('argument options must be an object');
+  const route = (given as { route?: unknown }).route;
+  if (route === undefined) return undefined;
+  if (typeof route !== 'string' || route === '') {
+    throw new TypeError('option route must be a non-empty string (the route template)');
+  }
+  return route;
+}
+
+/** What the route is read from on Hono's request (`c.req`). */
+interface HonoRequestRoutes {
+  /** The index, in the matched routes, of the handler that ran last (Hono's compose sets it). */
+  readonly routeIndex?: unknown;
+  /** Every route the request matched, middleware included, in the order they run. */
+  readonly matchedRoutes?: unknown;
+}
+
+/** What Hono records of a route (`app.get(path, handler)`, `app.use(path, middleware)`). */
+interface HonoRoute {
+  readonly path?: unknown;
+  readonly method?: unknown;
+}
+
+/**
+ * The route of the handler that answered under Hono, once the chain has run: the matched route
+ * at `c.req.routeIndex`, which Hono's compose moves to each handler as it is called. Read
+ * before `await next()`, it is the logger's own entry (`/*`, hono issues #3876, #4196); read
+ * after, it is the last handler that ran. Taken only when that route is registered for a
+ * method (`app.get`, `app.post`, `app.on`): a middleware's (`app.use`, recorded for the method
+ * `ALL`) is what is left there when no handler answered (the 404) or a middleware answered
+ * (an authentication check's 401), and its path (`/*`, `/api/*`) is no route. `app.all`
+ * records its handlers as `app.use` does, so theirs cannot be told apart: none either.
+ * `matchedRoutes` (a getter deprecated for `hono/route`'s helpers, which read a private
+ * symbol) is read only when the line reads the route; a Hono without it gives none.
+ */
+function honoRoute(c: FetchMiddlewareContext): string | undefined {
+  const req = c.req as HonoRequestRoutes;
+  const index = req.routeIndex;
+  if (typeof index !== 'number') return undefined;
+  const routes = req.matchedRoutes;
+  if (!Array.isArray(routes)) return undefined;
+  const route = routes[index] as HonoRoute | null | undefined;
+  const path = route?.path;
+  return typeof path === 'string' && typeof route?.method === 'string' && route.method !== 'ALL'
+    ? path
+    : undefined;
+}
+
 /** Where the Web door's lines go by default; its own options are read (options.ts). */
 const WEB: DoorDefaults = { defaultStream, web: true };
 
@@ -520,20 +571,22 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   const unread = new UnreadBodies();
   const immediate = writer.options.immediate;
 
-  function start(request: Request, args: HandlerArguments): FetchExchange {
+  function start(request: Request, args: HandlerArguments, route?: string): FetchExchange {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
+    if (route !== undefined) exchange.exchange.route = route;
     writer.arrived(exchange.exchange, exchange, lineOf);
     return exchange;
   }
 
-  function wrap(handler: (request: Request, ...rest: unknown[]) => unknown) {
+  function wrap(handler: (request: Request, ...rest: unknown[]) => unknown, given?: unknown) {
     if (typeof handler !== 'function') throw new TypeError('argument handler must be a function');
+    const route = handlerRoute(given);
     return function logged(this: unknown, request: Request): unknown {
       // The handler gets exactly the arguments given (Workers' env and ctx, Deno's info, ...).
       // biome-ignore lint/complexity/noArguments: forwarded as they are, no array per request
       const args = arguments as unknown as [Request, ...unknown[]];
       if (excludedOnArrival(request)) return handler.apply(this, args);
-      const exchange = start(request, args);
+      const exchange = start(request, args, route);
       if (immediate) return handler.apply(this, args);
       let result: unknown;
       try {
@@ -553,16 +606,21 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
     };
   }
 
+  const { needs, callsApplication } = writer;
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
     if (excludedOnArrival(c.req.raw)) return next();
     const exchange = start(c.req.raw, [c.req.raw, c.env, executionContextOf(c)]);
     if (immediate) return next();
+    // Hono's route is known once its handler has run (see honoRoute).
+    const routed = needs.route || callsApplication();
     try {
       await next();
     } catch (err) {
+      if (routed) exchange.exchange.route = honoRoute(c);
       exchange.failed(err);
       throw err;
     }
+    if (routed) exchange.exchange.route = honoRoute(c);
     const response = c.res;
     const watched = exchange.answered(response);
     // Hono copies a Response it is given: only a watched body is worth replacing the answer.

@@ -80,16 +80,47 @@ function proxiedAddress(req: IncomingMessage, proxy: ProxyResolver): string | un
 /** Where the Node door's lines go by default: the process's standard output. */
 const NODE: DoorDefaults = { defaultStream: stdout, web: false };
 
+/**
+ * How a door on node:http learns the route its framework matched, from the framework's own
+ * object for the request (`source`: Koa's `ctx`, Fastify's `request`). Asked when the line is
+ * made, and only when the line reads the route: by then the router has run, whether the
+ * application answered, threw, or its client went away while it worked.
+ */
+export type RouteReader<Source> = (source: Source) => string | undefined;
+
+/** The Node door's middleware with the framework's object for the request as a fourth argument. */
+export type SourcedMiddleware<Source> = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+  source: Source,
+) => void;
+
 /** The middleware writing one line per request of a node:http server. */
 export function nodeLogger(format: unknown, options?: unknown): LoggerMiddleware {
+  return nodeDoorLogger<undefined>(format, options, undefined) as LoggerMiddleware;
+}
+
+/**
+ * A door's Node middleware: `routeOf` reads the route from the `source` each call is given
+ * (undefined: the request's own record is read, Express's `req.route`, url-parts.ts).
+ */
+export function nodeDoorLogger<Source>(
+  format: unknown,
+  options: unknown,
+  routeOf: RouteReader<Source> | undefined,
+): SourcedMiddleware<Source> {
   const writer = lineWriter(format, options, NODE);
   const { log, arrived, needs, callsApplication, callbacks } = writer;
   const { proxy } = writer.options;
   countLogger();
+  // `source` has a default value so that the function's `length` stays 3: Express and Connect
+  // take a function of four parameters for an error handler `(err, req, res, next)`.
   const middleware = function logger(
     req: IncomingMessage,
     res: ServerResponse,
     next: (err?: unknown) => void,
+    source: Source = undefined as Source,
   ): void {
     // The application's format function or tokens may call any token: everything is recorded.
     // A skip function is not handed the tokens, but may read the async context too.
@@ -106,11 +137,14 @@ export function nodeLogger(format: unknown, options?: unknown): LoggerMiddleware
       timed && res.headersSent,
     );
     if (needs.span || any) exchange.context = captureContext();
+    // A closure per request only where the framework is asked and the line reads the route.
+    const line =
+      routeOf !== undefined && (needs.route || any) ? routedLine(log, routeOf, source) : log;
     // With `immediate` the line is written now: no head has been written, nothing to watch.
-    if (!arrived(exchange, exchange, log)) {
+    if (!arrived(exchange, exchange, line)) {
       if (needs.head || any) watchHead(exchange, needs.headTime || any);
       if (needs.bytes) exchange.meter = meterBody(req, res);
-      whenDone(exchange, log, any || callbacks);
+      whenDone(exchange, line, any || callbacks);
     }
     next();
   };
@@ -121,8 +155,21 @@ export function nodeLogger(format: unknown, options?: unknown): LoggerMiddleware
     req: IncomingMessage,
     res: ServerResponse,
     next: (err?: unknown) => void,
+    source: Source = undefined as Source,
   ): void {
     if (excluded(req.method, fullUrl(req))) next();
-    else middleware(req, res, next);
+    else middleware(req, res, next, source);
+  };
+}
+
+/** `log`, with the exchange's route read from the framework's object first. */
+function routedLine<Source>(
+  log: (exchange: Exchange) => void,
+  routeOf: RouteReader<Source>,
+  source: Source,
+): (exchange: Exchange) => void {
+  return (exchange) => {
+    exchange.route = routeOf(source);
+    log(exchange);
   };
 }

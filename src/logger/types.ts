@@ -497,10 +497,21 @@ export type FetchLoggerMiddleware = (
   next: () => Promise<void>,
 ) => Promise<void>;
 
+/** What `log(handler, options)` takes besides the handler. */
+export interface FetchHandlerOptions {
+  /**
+   * The handler's route template, for `:route` and `http.route` (a Next.js route handler's
+   * `'/users/[id]'`, a plain handler's `'/users/:id'`): where the file or the registration is
+   * the route, the framework tells the handler nothing of it. A non-empty string; a request
+   * without one has no route (never its raw path).
+   */
+  route?: string | undefined;
+}
+
 /** What `fetchLogger(format, options)` returns. */
 export interface FetchLog {
   /** Wraps a fetch handler; the result has exactly the handler's type. */
-  <H extends FetchHandler>(handler: H): H;
+  <H extends FetchHandler>(handler: H, options?: FetchHandlerOptions): H;
   /** The same logger as a Hono middleware: `app.use(log.middleware)`. */
   readonly middleware: FetchLoggerMiddleware;
 }

@@ -349,6 +349,7 @@ function needsOf(
     arrival: has('response-time') || has('total-time'),
     address: has('remote-addr'),
     span: has('trace-id') || has('span-id') || has('trace-flags'),
+    route: has('route'),
     // A format function may ask for any token; a custom token in a format string may too, but
     // counting every response's writes for that is not worth it (the size is then the
     // announced length).
@@ -368,6 +369,11 @@ export interface Needs {
   readonly address: boolean;
   /** Capture the OpenTelemetry context on arrival (`:trace-id`, `:span-id`, `:trace-flags`). */
   readonly span: boolean;
+  /**
+   * Ask the framework for the route it matched (`:route`, `http.route`): a door that must
+   * read it from the framework's own objects does so only then.
+   */
+  readonly route: boolean;
   /** Count the bytes of a body sent without a length (`:res-body-bytes`, the JSON sizes). */
   readonly bytes: boolean;
   /**

@@ -30,6 +30,27 @@ for (const [name, express] of [
       }
     });
 
+    it('takes the logger, with or without exclude, as a middleware and not an error handler', async () => {
+      // Express calls a function of four parameters only with an error: the logger has three.
+      const capture = captureLines();
+      const app = express();
+      app.use(logger(':url', { stream: capture.stream }));
+      app.use(
+        logger('excluding :url', { stream: capture.stream, exclude: { paths: ['/health'] } }),
+      );
+      app.get(['/', '/health'], (_req, res) => {
+        res.send('ok');
+      });
+      const server = await listen(app);
+      try {
+        await send(server, { path: '/health' });
+        await send(server, { path: '/' });
+        assert.deepEqual([...(await capture.waitFor(3))].sort(), ['/', '/health', 'excluding /']);
+      } finally {
+        await server.close();
+      }
+    });
+
     it(':url is req.originalUrl inside a mounted router', async () => {
       const capture = captureLines();
       const app = express();

@@ -7,6 +7,7 @@
 //   deno run --allow-all --sloppy-imports test/runtimes/web.ts
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Hono } from 'hono';
 import { fetchLogger } from 'httpware/logger';
 import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
@@ -92,6 +93,33 @@ checks.push({
     } finally {
       await server.close();
       await logged.close();
+    }
+  },
+});
+
+// The route (`:route`): the one a handler was wrapped with, and under Hono the route of the
+// handler that answered; none for a 404 (test/web/route.test.ts on Node).
+checks.push({
+  name: `${serverName}: a handler's route and Hono's matched route in :route`,
+  run: async () => {
+    const lines: string[] = [];
+    const log = fetchLogger(':status :route', {
+      stream: { write: (line: string) => lines.push(line.trimEnd()) > 0 },
+    });
+    const hono = new Hono();
+    hono.use(log.middleware);
+    hono.get('/users/:id', (c) => c.text(c.req.param('id')));
+    const handler = await serve(log(async () => new Response('ok'), { route: '/users/[id]' }));
+    const app = await serve(async (request) => hono.fetch(request));
+    try {
+      for (const path of ['/users/1', '/users/2'])
+        await (await fetch(handler.origin + path)).text();
+      for (const path of ['/users/3', '/nothing']) await (await fetch(app.origin + path)).text();
+      const expected = '200 /users/[id]|200 /users/[id]|200 /users/:id|404 -';
+      if (lines.join('|') !== expected) throw new Error(`lines: ${JSON.stringify(lines)}`);
+    } finally {
+      await handler.close();
+      await app.close();
     }
   },
 });

@@ -6,6 +6,7 @@ import type { NextRequest } from 'next/server.js';
 import { fetchLogger as rootFetchLogger } from '../../src/index.js';
 import { fetchLogger, logger } from '../../src/logger/index.js';
 import type {
+  FetchHandlerOptions,
   FetchLog,
   FetchLoggerOptions,
   FetchLogRequest,
@@ -66,6 +67,22 @@ types('fetchLogger', () => {
     log((_request: Request) => 'text');
     // @ts-expect-error a handler takes a Request first
     log((_id: number) => new Response(null));
+  });
+
+  types("a handler's route keeps the handler type exactly, and is a string", () => {
+    const log = fetchLogger('json');
+    const GET = async (request: NextRequest, ctx: { params: Promise<{ id: string }> }) =>
+      Response.json({ id: (await ctx.params).id, path: request.nextUrl.pathname });
+    const routed = log(GET, { route: '/users/[id]' });
+    same<typeof routed, typeof GET>(true);
+    const options: FetchHandlerOptions = { route: '/users/:id' };
+    same<FetchHandlerOptions['route'], string | undefined>(true);
+    log(GET, options);
+    log(GET, {});
+    // @ts-expect-error a route is a string
+    log(GET, { route: 42 });
+    // @ts-expect-error a route is given in an options object
+    log(GET, '/users/[id]');
   });
 
   types('the middleware fits Hono, and app.fetch can be wrapped', () => {

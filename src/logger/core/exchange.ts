@@ -62,7 +62,7 @@ export class Exchange {
   /**
    * The route template the framework matched (`/users/:id`), when the door learnt it from the
    * framework itself (Koa's router, Fastify, Hono, a fetch handler's `route`); undefined: the
-   * request's own record is read (Express's `req.route`, see url-parts.ts `routeOf`).
+   * request's own record is read (Express's `req.route`, see url-parts.ts `requestRoute`).
    */
   declare route: string | undefined;
 
