@@ -36,6 +36,7 @@ import {
   resolveFormat,
   resolveLoggerOptions,
 } from './options.js';
+import type { HttpMetrics } from './otel/metrics.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
 import { tokenNamesOf } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
@@ -88,6 +89,9 @@ class Warnings {
     'logger: the log stream threw on write; the line is lost',
   );
 }
+
+/** What the `metrics` option reads of each request, as a format's tokens would. */
+const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type'];
 
 /** No `exclude`: every request is logged. */
 const included: ArrivalExclusion = () => false;
@@ -150,7 +154,7 @@ class Writer {
     this.makesLine = target !== undefined || !jsonLines;
     this.tokens = tokensFor(redact);
     this.arrivalFormat = arrivalFormatOf(options.start, resolved, redact, objectMode, target);
-    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls);
+    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls, options.metrics);
     this.callsApplication = applicationTokensWatcher(this.formatLine, this.arrivalFormat);
     if (target !== undefined) guardStreamErrors(target);
     if (options.bufferMs !== undefined) warnBufferDeprecated();
@@ -167,6 +171,9 @@ class Writer {
     const line = this.lines.take(exchange);
     const previous = enterLine(line);
     try {
+      // Every request counts, whatever decides about its line (skip, controls, sampling); the
+      // duration it reads is then the line's (core/timing.ts `lineMs`).
+      if (this.options.metrics !== undefined) this.options.metrics.done(exchange);
       if (this.options.controls === undefined) this.writeLine(exchange);
       else this.writeControlled(exchange, line, this.options.controls);
     } finally {
@@ -177,6 +184,7 @@ class Writer {
 
   /** See `LineWriter.arrived`. */
   readonly arrived = <D>(exchange: Exchange, door: D, line: (door: D) => void): boolean => {
+    if (this.options.metrics !== undefined) this.options.metrics.arrived(exchange);
     if (this.options.immediate) {
       line(door);
       return true;
@@ -332,9 +340,12 @@ function needsOf(
   otel: OtelOutput | undefined,
   arrival: FormatFn<LogRequest, LogResponse> | undefined,
   controls: Controls | undefined,
+  metrics: HttpMetrics | undefined,
 ): Needs {
   const names = [
     ...(tokenNamesOf(format) ?? []),
+    // `metrics` reads the line's duration, sizes and failure.
+    ...(metrics === undefined ? [] : METRICS_TOKENS),
     ...(otel?.tokenNames ?? []),
     ...((arrival && tokenNamesOf(arrival)) ?? []),
     // A slow request is told by its total time; sampling reads the trace id.
