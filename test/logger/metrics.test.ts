@@ -14,7 +14,7 @@ import { startFastify } from '../helpers/fastify.js';
 import { serveFetch } from '../helpers/fetch.js';
 import { serveKoa } from '../helpers/koa.js';
 import { captureLines } from '../helpers/lines.js';
-import { listen, loggedServer } from '../helpers/logger.js';
+import { listen, loggedServer, runFixture } from '../helpers/logger.js';
 import {
   attributeValues,
   histogramPoints,
@@ -459,3 +459,28 @@ describe('option metrics at creation', () => {
     logger('tiny', { metrics: null });
   });
 });
+
+describe('metrics beside @opentelemetry/instrumentation-http', () => {
+  it('records the same name, unit, boundaries and attributes for the same requests', async () => {
+    const child = await runFixture('otel/metrics-side-by-side.ts');
+    assert.equal(child.code, 0, child.stderr);
+    const { theirs, ours } = JSON.parse(child.stdout) as Record<string, Recorded>;
+    assert.equal(ours?.unit, theirs?.unit);
+    assert.deepEqual(ours?.boundaries, theirs?.boundaries);
+    assert.equal(ours?.points.length, 5);
+    assert.deepEqual(sortedPoints(ours), sortedPoints(theirs));
+  });
+});
+
+interface Recorded {
+  readonly unit: string;
+  readonly boundaries: number[];
+  readonly points: Record<string, unknown>[];
+}
+
+/** Each point's attributes as sorted entries, the points in one order. */
+function sortedPoints(recorded: Recorded | undefined): string[] {
+  return (recorded?.points ?? [])
+    .map((attributes) => JSON.stringify(Object.entries(attributes).sort()))
+    .sort();
+}
