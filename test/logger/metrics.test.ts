@@ -24,6 +24,9 @@ import {
 } from '../helpers/metrics.js';
 import { fc, seed } from '../helpers/properties.js';
 import type { Handler } from '../helpers/server.js';
+import { captureWarnings } from '../helpers/warnings.js';
+
+const warnings = captureWarnings();
 
 const DURATION = 'http.server.request.duration';
 const ACTIVE = 'http.server.active_requests';
@@ -243,6 +246,22 @@ describe('metrics on node:http', () => {
     }
   });
 
+  it('gives url.scheme https over TLS', async () => {
+    const sdk = metricsSdk();
+    const server = await loggedServer(
+      (stream) => logger('tiny', { stream, metrics: { meter: sdk.meter } }),
+      { https: true },
+    );
+    try {
+      await send(server);
+      await server.capture.waitFor(1);
+      const { points } = await durations(sdk);
+      assert.equal(points[0]?.attributes['url.scheme'], 'https');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('folds a method it does not know into _OTHER', async () => {
     const sdk = metricsSdk();
     const server = await nodeServer(sdk);
@@ -302,6 +321,7 @@ describe('metrics on node:http', () => {
             headers: {
               'x-forwarded-proto': inHeader,
               'x-forwarded-host': inHeader,
+              host: `${inHeader}.test`,
               'user-agent': inHeader,
               'content-type': `text/${inHeader}`,
               referer: `http://${inHeader}/`,
@@ -395,6 +415,21 @@ describe('metrics on the other doors', () => {
     }
   });
 
+  it('fetchLogger: matches methods exactly, as the conventions say (patch is _OTHER)', async () => {
+    const sdk = metricsSdk();
+    const capture = captureLines();
+    const handler = fetchLogger(':method', {
+      stream: capture.stream,
+      metrics: { meter: sdk.meter },
+    })((_request: Request) => new Response(null, { status: 204 }));
+    await handler(new Request('http://example.test/', { method: 'patch' }));
+    await handler(new Request('http://example.test/', { method: 'PATCH' }));
+    await capture.waitFor(2);
+    const { points } = await durations(sdk);
+    const methods = points.map((p) => p.attributes['http.request.method']).sort();
+    assert.deepEqual(methods, ['PATCH', '_OTHER']);
+  });
+
   it('fetchLogger: a handler that throws is a 500 named by its error', async () => {
     const sdk = metricsSdk();
     const capture = captureLines();
@@ -412,6 +447,29 @@ describe('metrics on the other doors', () => {
       assert.equal(points[0]?.attributes['url.scheme'], 'https');
     } finally {
       capture.stream.end?.();
+    }
+  });
+});
+
+describe('a meter that throws', () => {
+  it('is reported once, and every request is still answered and logged', async () => {
+    const fail = () => {
+      throw new Error('broken SDK');
+    };
+    const meter = {
+      createHistogram: () => ({ record: fail }),
+      createUpDownCounter: () => ({ add: fail }),
+    };
+    const server = await loggedServer((stream) =>
+      logger(':status', { stream, metrics: { meter } }),
+    );
+    try {
+      assert.equal((await send(server)).status, 200);
+      assert.equal((await send(server)).status, 200);
+      assert.deepEqual(await server.capture.waitFor(2), ['200', '200']);
+      assert.equal((await warnings.of('HTTPWARE_LOGGER_METRICS')).length, 1);
+    } finally {
+      await server.close();
     }
   });
 });
