@@ -137,8 +137,9 @@ export class HttpMetrics {
     try {
       const instruments = this.instrumentsNow();
       const attributes = arrivalAttributes(exchange.req);
-      exchange.metrics = { instruments, attributes };
       instruments.active.add(1, attributes);
+      // Counted up: it is counted down, in the same series, when it is done.
+      exchange.metrics = { instruments, attributes };
     } catch (err) {
       this.failed(err);
     }
