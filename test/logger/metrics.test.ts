@@ -12,7 +12,7 @@ import { fetchLogger, koa, logger } from '../../src/index.js';
 import { abandon, send } from '../helpers/client.js';
 import { startFastify } from '../helpers/fastify.js';
 import { serveFetch } from '../helpers/fetch.js';
-import { serveKoa } from '../helpers/koa.js';
+import { koaVersions, serveKoa } from '../helpers/koa.js';
 import { captureLines } from '../helpers/lines.js';
 import { listen, loggedServer, runFixture } from '../helpers/logger.js';
 import {
@@ -341,26 +341,28 @@ describe('metrics on node:http', () => {
 });
 
 describe('metrics on the other doors', () => {
-  it('Koa: counts equal the requests, sums the lines', async () => {
-    const sdk = metricsSdk();
-    const capture = captureLines();
-    const server = await serveKoa('koa3', [
-      koa.logger(':total-time[9]', { stream: capture.stream, metrics: { meter: sdk.meter } }),
-      async (ctx) => {
-        ctx.body = 'ok';
-      },
-    ]);
-    try {
-      await inParallel(30, 3, (n) => send(server, { path: `/k/${n}` }));
-      const lines = await capture.waitFor(30);
-      const { count, sumMs } = await durations(sdk);
-      assert.equal(count, 30);
-      assert.ok(Math.abs(sumMs - linesSumMs(lines)) < 1e-6);
-      assert.deepEqual(await activeValues(sdk), [0]);
-    } finally {
-      await server.close();
-    }
-  });
+  for (const version of koaVersions) {
+    it(`Koa (${version}): counts equal the requests, sums the lines`, async () => {
+      const sdk = metricsSdk();
+      const capture = captureLines();
+      const server = await serveKoa(version, [
+        koa.logger(':total-time[9]', { stream: capture.stream, metrics: { meter: sdk.meter } }),
+        async (ctx) => {
+          ctx.body = 'ok';
+        },
+      ]);
+      try {
+        await inParallel(30, 3, (n) => send(server, { path: `/k/${n}` }));
+        const lines = await capture.waitFor(30);
+        const { count, sumMs } = await durations(sdk);
+        assert.equal(count, 30);
+        assert.ok(Math.abs(sumMs - linesSumMs(lines)) < 1e-6);
+        assert.deepEqual(await activeValues(sdk), [0]);
+      } finally {
+        await server.close();
+      }
+    });
+  }
 
   it('Fastify: counts equal the requests, sums the lines, a 5xx named', async () => {
     const sdk = metricsSdk();
