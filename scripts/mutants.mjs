@@ -2126,6 +2126,13 @@ export const mutants = [
     METRICS_TESTS,
   ),
   hostile(
+    "metrics: the line's duration kept for another request asked first",
+    TIMING,
+    '  if (exchange === undefined || exchange.req !== req || exchange.res !== res) {',
+    '  if (exchange === undefined) {',
+    METRICS_TESTS,
+  ),
+  hostile(
     'metrics: skipped requests not counted',
     WRITER,
     '      if (this.options.metrics !== undefined) this.options.metrics.done(exchange);',

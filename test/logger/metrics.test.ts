@@ -132,6 +132,32 @@ describe('metrics on node:http', () => {
     }
   });
 
+  it("keeps a line's own :total-time when its format asks about another request first", async () => {
+    // The line's duration is read once and kept for the line's own request only (lineMs).
+    let earlier: [IncomingMessage, ServerResponse] | undefined;
+    const server = await loggedServer((stream) =>
+      logger(
+        (tokens, req, res) => {
+          if (earlier !== undefined) tokens['total-time']?.(earlier[0], earlier[1], '9');
+          earlier = [req, res];
+          return tokens['total-time']?.(req, res, '9');
+        },
+        { stream },
+      ),
+    );
+    try {
+      await send(server);
+      await send(server);
+      const lines = await server.capture.waitFor(2);
+      assert.ok(
+        lines.every((line) => /^\d+\.\d{9}$/.test(line)),
+        lines.join(),
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('records the body sizes of the request and of the response', async () => {
     const sdk = metricsSdk();
     const server = await nodeServer(sdk, {}, (_req, res) => {

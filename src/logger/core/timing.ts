@@ -36,7 +36,7 @@ import type { LogRequest, LogResponse } from '../types.js';
 import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
 import type { Exchange } from './exchange.js';
 import { toFixed } from './fixed.js';
-import { arrivalOf, currentLine, lineExchange } from './line.js';
+import { arrivalOf, currentLine, type Line, lineExchange } from './line.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
 let now: () => number = () => performance.now();
@@ -321,12 +321,17 @@ export function totalMs(req: LogRequest, res: LogResponse): number | undefined {
  */
 export function lineMs(req: LogRequest, res: LogResponse): number | undefined {
   const line = currentLine();
-  if (line === undefined) return totalMs(req, res);
-  if (!line.durationRead) {
-    line.durationRead = true;
-    line.duration = totalMs(req, res);
+  // Only the line's own request is kept: a token asked about another reads it afresh.
+  const exchange = line?.exchange;
+  if (exchange === undefined || exchange.req !== req || exchange.res !== res) {
+    return totalMs(req, res);
   }
-  return line.duration;
+  const read = line as Line;
+  if (!read.durationRead) {
+    read.durationRead = true;
+    read.duration = totalMs(req, res);
+  }
+  return read.duration;
 }
 
 /**
