@@ -2135,8 +2135,8 @@ export const mutants = [
   hostile(
     'metrics: skipped requests not counted',
     WRITER,
-    '      if (this.options.metrics !== undefined) this.options.metrics.done(exchange);',
-    '      if (this.options.metrics !== undefined && !this.skipped(exchange.req, exchange.res))\n        this.options.metrics.done(exchange);',
+    '      if (this.metrics !== undefined) this.metrics.done(exchange);',
+    '      if (this.metrics !== undefined && !this.skipped(exchange.req, exchange.res))\n        this.metrics.done(exchange);',
     METRICS_TESTS,
   ),
 ];

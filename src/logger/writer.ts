@@ -131,6 +131,8 @@ class Writer {
   /** Where lines go (buffered with `buffer`); undefined when only records are emitted. */
   private readonly stream: LogStream | undefined;
   private readonly otel: OtelOutput | undefined;
+  /** The `metrics` option's recorder; undefined when off. */
+  private readonly metrics: HttpMetrics | undefined;
   private readonly tokens: ReturnType<typeof tokensFor>;
   private readonly lines: LineSlot;
   private readonly warn = new Warnings();
@@ -151,10 +153,11 @@ class Writer {
         : undefined;
     this.formatLine = formatForLogger(resolved, redact, objectMode, added);
     this.otel = resolveOtel(otel, resolved, redact, bodyText);
+    this.metrics = options.metrics;
     this.makesLine = target !== undefined || !jsonLines;
     this.tokens = tokensFor(redact);
     this.arrivalFormat = arrivalFormatOf(options.start, resolved, redact, objectMode, target);
-    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls, options.metrics);
+    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls, this.metrics);
     this.callsApplication = applicationTokensWatcher(this.formatLine, this.arrivalFormat);
     if (target !== undefined) guardStreamErrors(target);
     if (options.bufferMs !== undefined) warnBufferDeprecated();
@@ -173,7 +176,7 @@ class Writer {
     try {
       // Every request counts, whatever decides about its line (skip, controls, sampling); the
       // duration it reads is then the line's (core/timing.ts `lineMs`).
-      if (this.options.metrics !== undefined) this.options.metrics.done(exchange);
+      if (this.metrics !== undefined) this.metrics.done(exchange);
       if (this.options.controls === undefined) this.writeLine(exchange);
       else this.writeControlled(exchange, line, this.options.controls);
     } finally {
@@ -184,7 +187,7 @@ class Writer {
 
   /** See `LineWriter.arrived`. */
   readonly arrived = <D>(exchange: Exchange, door: D, line: (door: D) => void): boolean => {
-    if (this.options.metrics !== undefined) this.options.metrics.arrived(exchange);
+    if (this.metrics !== undefined) this.metrics.arrived(exchange);
     if (this.options.immediate) {
       line(door);
       return true;
