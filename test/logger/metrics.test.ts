@@ -7,6 +7,7 @@ import { metrics as metricsApi } from '@opentelemetry/api';
 import express5 from 'express';
 import express4 from 'express4';
 import type { FastifyInstance } from 'fastify';
+import { Hono } from 'hono';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { fetchLogger, koa, logger } from '../../src/index.js';
 import { abandon, send } from '../helpers/client.js';
@@ -437,6 +438,29 @@ describe('metrics on the other doors', () => {
       assert.equal(points[0]?.attributes['http.request.method'], 'GET');
       const sizes = histogramPoints(metrics.get('http.server.response.body.size'));
       assert.equal(sizes[0]?.value.sum, 7 * 30);
+      assert.deepEqual(await activeValues(sdk), [0]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Hono on Node (log.middleware): counts equal the requests, sums the lines', async () => {
+    const sdk = metricsSdk();
+    const capture = captureLines();
+    const log = fetchLogger(':total-time[9]', {
+      stream: capture.stream,
+      metrics: { meter: sdk.meter },
+    });
+    const hono = new Hono();
+    hono.use(log.middleware);
+    hono.get('/h/:id', (c) => c.text(c.req.param('id')));
+    const server = await serveFetch(hono.fetch);
+    try {
+      await inParallel(30, 3, (n) => send(server, { path: `/h/${n}` }));
+      const lines = await capture.waitFor(30);
+      const { count, sumMs } = await durations(sdk);
+      assert.equal(count, 30);
+      assert.ok(Math.abs(sumMs - linesSumMs(lines)) < 1e-6);
       assert.deepEqual(await activeValues(sdk), [0]);
     } finally {
       await server.close();
