@@ -10,11 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { fetchLogger, koa, logger } from '../../src/index.js';
-import { abandon, send } from '../helpers/client.js';
+import { abandon, send, type Target } from '../helpers/client.js';
 import { startFastify } from '../helpers/fastify.js';
 import { serveFetch } from '../helpers/fetch.js';
 import { koaVersions, serveKoa } from '../helpers/koa.js';
-import { captureLines } from '../helpers/lines.js';
+import { captureLines, type LineCapture } from '../helpers/lines.js';
 import { listen, loggedServer, runFixture } from '../helpers/logger.js';
 import {
   attributeValues,
@@ -367,6 +367,24 @@ describe('metrics on node:http', () => {
   });
 });
 
+/**
+ * Sends 30 requests to `prefix/<n>` and checks the option measured them as their lines did:
+ * each counted once, the histogram's sum their `:total-time`, none left active.
+ */
+async function measuredAsLines(
+  server: Target,
+  sdk: MetricsSdk,
+  capture: LineCapture,
+  prefix: string,
+): Promise<void> {
+  await inParallel(30, 3, (n) => send(server, { path: `${prefix}/${n}` }));
+  const lines = await capture.waitFor(30);
+  const { count, sumMs } = await durations(sdk);
+  assert.equal(count, 30);
+  assert.ok(Math.abs(sumMs - linesSumMs(lines)) < 1e-6, `${sumMs} vs ${linesSumMs(lines)}`);
+  assert.deepEqual(await activeValues(sdk), [0]);
+}
+
 describe('metrics on the other doors', () => {
   for (const version of koaVersions) {
     it(`Koa (${version}): counts equal the requests, sums the lines`, async () => {
@@ -379,12 +397,7 @@ describe('metrics on the other doors', () => {
         },
       ]);
       try {
-        await inParallel(30, 3, (n) => send(server, { path: `/k/${n}` }));
-        const lines = await capture.waitFor(30);
-        const { count, sumMs } = await durations(sdk);
-        assert.equal(count, 30);
-        assert.ok(Math.abs(sumMs - linesSumMs(lines)) < 1e-6);
-        assert.deepEqual(await activeValues(sdk), [0]);
+        await measuredAsLines(server, sdk, capture, '/k');
       } finally {
         await server.close();
       }
@@ -456,12 +469,7 @@ describe('metrics on the other doors', () => {
     hono.get('/h/:id', (c) => c.text(c.req.param('id')));
     const server = await serveFetch(hono.fetch);
     try {
-      await inParallel(30, 3, (n) => send(server, { path: `/h/${n}` }));
-      const lines = await capture.waitFor(30);
-      const { count, sumMs } = await durations(sdk);
-      assert.equal(count, 30);
-      assert.ok(Math.abs(sumMs - linesSumMs(lines)) < 1e-6);
-      assert.deepEqual(await activeValues(sdk), [0]);
+      await measuredAsLines(server, sdk, capture, '/h');
     } finally {
       await server.close();
     }
