@@ -4,7 +4,8 @@
 //   node instructions.mjs [--requests=10000] [--warmup=3000] [--response=chunked] variant ...
 // (the defaults of the logger-instructions group, whose counts these then match)
 // A variant is impl@logger:<format> (impl: floor, minimal, morgan, pino-http, httpware,
-// httpware-trust-proxy) or
+// httpware-trust-proxy, httpware-metrics: the `metrics` option into the SDK, httpware-metrics-noop:
+// into a meter that keeps nothing) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
 // httpware-zod and httpware-zod-handler (json-100b), baseline with
 // HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).

@@ -54,6 +54,8 @@ declare namespace logger {
   >;
   export type OtelLoggerProvider = types.OtelLoggerProvider;
   export type OtelOptions = types.OtelOptions;
+  export type MetricsOptions = types.MetricsOptions;
+  export type OtelMeter = types.OtelMeter;
   export type PredefinedFormat = types.PredefinedFormat;
   export type RedactDefaults = types.RedactDefaults;
   export type RedactList = types.RedactList;

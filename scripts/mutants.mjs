@@ -17,6 +17,8 @@ const SCHEMA = 'src/parsers/schema.ts';
 const UNREAD = 'src/logger/unread-bodies.ts';
 const EXIT = 'src/logger/destination/exit.ts';
 const DESTINATION = 'src/logger/destination/destination.ts';
+const METRICS = 'src/logger/otel/metrics.ts';
+const METRICS_TESTS = ['test/logger/metrics'];
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
 // before the rest of the family's tests.
@@ -2199,5 +2201,70 @@ export const mutants = [
     '    req.readableFlowing === null && !req.readableDidRead && !req.readableEnded && !req.destroyed;',
     '    !req.readableDidRead && !req.readableEnded && !req.destroyed;',
     ['test/web/srvx', 'test/hostile/web-adapters'],
+  ),
+  // The metrics option (issue 44): what must never become an attribute, and what keeps the
+  // series few and right.
+  hostile(
+    'metrics: the raw target as http.route where no route is known',
+    METRICS,
+    '  const route = exchangeRoute(exchange);',
+    '  const route = exchangeRoute(exchange) ?? exchange.req.url;',
+    METRICS_TESTS,
+  ),
+  hostile(
+    "metrics: a header's value as url.scheme",
+    METRICS,
+    "  if ((req as { secure?: unknown }).secure === true) return 'https';",
+    "  if (typeof req.headers['x-forwarded-proto'] === 'string') return req.headers['x-forwarded-proto'];",
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: unknown methods kept as sent, not folded into _OTHER',
+    METRICS,
+    "  return method !== undefined && KNOWN_METHODS.has(method) ? method : '_OTHER';",
+    "  return method ?? '_OTHER';",
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: active requests never counted down',
+    METRICS,
+    '      instruments.active.add(-1, counted);',
+    '',
+    METRICS_TESTS,
+  ),
+  hostile(
+    "metrics: the duration read apart from the line's",
+    METRICS,
+    '      const ms = lineMs(exchange.req, exchange.res) ?? elapsedMs(exchange);',
+    '      const ms = elapsedMs(exchange);',
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: a 4xx named as a failure',
+    METRICS,
+    '  if (finished && status < 500) return undefined;',
+    '  if (finished && status < 400) return undefined;',
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: an aborted request not named',
+    METRICS,
+    '  return finished ? String(status) : ABORTED;',
+    '  return finished ? String(status) : undefined;',
+    METRICS_TESTS,
+  ),
+  hostile(
+    "metrics: the line's duration kept for another request asked first",
+    TIMING,
+    '  if (exchange === undefined || exchange.req !== req || exchange.res !== res) {',
+    '  if (exchange === undefined) {',
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: skipped requests not counted',
+    WRITER,
+    '      if (this.metrics !== undefined) this.metrics.done(exchange);',
+    '      if (this.metrics !== undefined && !this.skipped(exchange.req, exchange.res))\n        this.metrics.done(exchange);',
+    METRICS_TESTS,
   ),
 ];

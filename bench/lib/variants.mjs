@@ -12,6 +12,9 @@ import zlib from 'node:zlib';
 import { loadHttpware } from './httpware.mjs';
 
 const require = createRequire(import.meta.url);
+/** Resolves a package from the repository's root, where the root's devDependencies are. */
+const requireFromRoot = (name) =>
+  createRequire(new URL('../../package.json', import.meta.url)).resolve(name);
 
 // Every logger writes its lines here: the cost measured is the middleware's, not a file's.
 // It keeps the count and the last line, for the harness's check that a logger does log.
@@ -91,6 +94,29 @@ export async function loggerMiddleware({ impl, format }) {
     case 'httpware-trust-proxy': {
       const { logger } = await loadHttpware();
       return logger(fmt, { stream: discard, trustProxy: 'loopback' });
+    }
+    // With OpenTelemetry's HTTP server metrics (docs/metrics.md) recorded into the SDK's
+    // MeterProvider, with a reader as a Prometheus exporter has one between scrapes (each
+    // request aggregated in memory). The SDK is the root's devDependency, resolved from the
+    // package as the application's own would be: bench's dependencies are left as they are.
+    case 'httpware-metrics': {
+      const { logger } = await loadHttpware();
+      const { MeterProvider, MetricReader } = require(
+        requireFromRoot('@opentelemetry/sdk-metrics'),
+      );
+      class Unread extends MetricReader {
+        async onForceFlush() {}
+        async onShutdown() {}
+      }
+      const meter = new MeterProvider({ readers: [new Unread()] }).getMeter('bench');
+      return logger(fmt, { stream: discard, metrics: { meter } });
+    }
+    // The same with a meter that keeps nothing: the logger's own part of the option's cost.
+    case 'httpware-metrics-noop': {
+      const { logger } = await loadHttpware();
+      const instrument = { record() {}, add() {} };
+      const meter = { createHistogram: () => instrument, createUpDownCounter: () => instrument };
+      return logger(fmt, { stream: discard, metrics: { meter } });
     }
     // Lines to a file (group logger-file): morgan with the append-mode write stream its README
     // shows, pino-http with pino's own default destination for a file (sonic-boom, sync), and

@@ -80,6 +80,14 @@ class FetchRequest implements FetchLogRequest {
     this.lowerCased = undefined;
   }
 
+  /**
+   * Whether the request came over TLS, from the URL the runtime built (`url.scheme` of the
+   * `metrics` option, which reads Express's `req.secure` alike); read only by them.
+   */
+  get secure(): boolean {
+    return this.request.url.startsWith('https:');
+  }
+
   /** `request.headers` as node:http keys them (Headers iterate lower-case, repeats joined). */
   get headers(): Readonly<Record<string, string | undefined>> {
     if (this.lowerCased === undefined) this.lowerCased = headersView(this.request.headers);

@@ -13,6 +13,7 @@ import { DEFAULT_POLICY, type RedactPolicy, resolveRedact } from './core/redact.
 import { type ResolvedRequestIdOptions, resolveRequestIdOptions } from './core/request-id.js';
 import { onceWarning } from './core/warnings.js';
 import { colourAllowed, devColoured, devPlain, findFormat } from './formats.js';
+import { type HttpMetrics, resolveMetrics } from './otel/metrics.js';
 import { otelOff } from './otel/records.js';
 import { compile, withoutColour } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
@@ -49,6 +50,8 @@ export interface LoggerOptions {
   readonly body: BodyFields | undefined;
   /** `exclude`, `sample`, `slow` and `level`; undefined when none is given. */
   readonly controls: Controls | undefined;
+  /** `metrics`: OpenTelemetry's HTTP server metrics (otel/metrics.ts); undefined when off. */
+  readonly metrics: HttpMetrics | undefined;
   /** `fetchLogger`'s `remoteAddress`; undefined when not given (and on Node). */
   readonly remoteAddress: AddressOption | undefined;
   /** `fetchLogger`'s `requestId`, resolved; undefined when off (and on Node). */
@@ -88,6 +91,7 @@ function commonOptions(options: unknown, defaultStream: () => LogStream): Logger
       start: undefined,
       body: undefined,
       controls: undefined,
+      metrics: undefined,
       remoteAddress: undefined,
       requestId: undefined,
     };
@@ -107,6 +111,7 @@ function commonOptions(options: unknown, defaultStream: () => LogStream): Logger
     forwardedHeader,
     start,
     body,
+    metrics,
   } = options as Record<string, unknown>;
   // Absent, `null` and (for skip and start) `false` all mean "not set" (core/option-off.ts).
   const skipGiven = !isOff(skip);
@@ -131,6 +136,10 @@ function commonOptions(options: unknown, defaultStream: () => LogStream): Logger
   if (startGiven && immediate) {
     throw new TypeError('options start and immediate cannot be used together');
   }
+  // `immediate` writes its line before any response exists: there would be nothing to measure.
+  if (!isOff(metrics) && immediate) {
+    throw new TypeError('options metrics and immediate cannot be used together');
+  }
   const policy = resolveRedact(redact);
   return {
     // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
@@ -147,6 +156,7 @@ function commonOptions(options: unknown, defaultStream: () => LogStream): Logger
     proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
     start: startGiven ? start : undefined,
     body: resolveBodyFields(body, policy),
+    metrics: resolveMetrics(metrics),
     remoteAddress: undefined,
     requestId: undefined,
   };

@@ -213,6 +213,14 @@ export interface LoggerOptions<Req = IncomingMessage, Res = ServerResponse> {
    */
   otel?: boolean | OtelOptions | null | undefined;
   /**
+   * Records OpenTelemetry's HTTP server metrics (`http.server.request.duration`,
+   * `http.server.active_requests`, the body sizes) from the line's own measurement, for every
+   * request whatever `skip` or sampling decide about its line: `true` through the global
+   * MeterProvider (needs `@opentelemetry/api`), `{ meter }` through the Meter given. Off by
+   * default, at no cost per request. See docs/metrics.md.
+   */
+  metrics?: boolean | MetricsOptions | null | undefined;
+  /**
    * Which proxies in front of the server are trusted to say who the client is, as Express's
    * `trust proxy` setting: `true` (every hop), a hop count, addresses and CIDR ranges (or the
    * names `loopback`, `linklocal`, `uniquelocal`) as a list or a comma-separated string, or a
@@ -328,6 +336,27 @@ export type TrustProxy =
 export interface OtelOptions {
   /** An OpenTelemetry `LoggerProvider` (from `@opentelemetry/sdk-logs`, say). */
   loggerProvider: OtelLoggerProvider;
+}
+
+/** The `metrics` option's object form. */
+export interface MetricsOptions {
+  /** An OpenTelemetry `Meter` (`provider.getMeter('my-app')`, `@opentelemetry/sdk-metrics`). */
+  meter: OtelMeter;
+}
+
+/**
+ * The part of an OpenTelemetry `Meter` the logger uses, declared here so that the types need
+ * no OpenTelemetry package; `@opentelemetry/api`'s `Meter` fits it.
+ */
+export interface OtelMeter {
+  createHistogram(
+    name: string,
+    options?: object,
+  ): { record(value: number, attributes?: object): void };
+  createUpDownCounter(
+    name: string,
+    options?: object,
+  ): { add(value: number, attributes?: object): void };
 }
 
 /**

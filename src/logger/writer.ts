@@ -36,6 +36,7 @@ import {
   resolveFormat,
   resolveLoggerOptions,
 } from './options.js';
+import type { HttpMetrics } from './otel/metrics.js';
 import { type OtelOutput, otelOff, resolveOtel } from './otel/records.js';
 import { tokenNamesOf } from './text/compile.js';
 import type { FormatFn, LogRequest, LogResponse, LogStream } from './types.js';
@@ -89,6 +90,9 @@ class Warnings {
   );
 }
 
+/** What the `metrics` option reads of each request, as a format's tokens would. */
+const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type'];
+
 /** No `exclude`: every request is logged. */
 const included: ArrivalExclusion = () => false;
 
@@ -127,6 +131,8 @@ class Writer {
   /** Where lines go (buffered with `buffer`); undefined when only records are emitted. */
   private readonly stream: LogStream | undefined;
   private readonly otel: OtelOutput | undefined;
+  /** The `metrics` option's recorder; undefined when off. */
+  private readonly metrics: HttpMetrics | undefined;
   private readonly tokens: ReturnType<typeof tokensFor>;
   private readonly lines: LineSlot;
   private readonly warn = new Warnings();
@@ -147,10 +153,11 @@ class Writer {
         : undefined;
     this.formatLine = formatForLogger(resolved, redact, objectMode, added);
     this.otel = resolveOtel(otel, resolved, redact, bodyText);
+    this.metrics = options.metrics;
     this.makesLine = target !== undefined || !jsonLines;
     this.tokens = tokensFor(redact);
     this.arrivalFormat = arrivalFormatOf(options.start, resolved, redact, objectMode, target);
-    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls);
+    this.needs = needsOf(this.formatLine, this.otel, this.arrivalFormat, controls, this.metrics);
     this.callsApplication = applicationTokensWatcher(this.formatLine, this.arrivalFormat);
     if (target !== undefined) guardStreamErrors(target);
     if (options.bufferMs !== undefined) warnBufferDeprecated();
@@ -167,6 +174,9 @@ class Writer {
     const line = this.lines.take(exchange);
     const previous = enterLine(line);
     try {
+      // Every request counts, whatever decides about its line (skip, controls, sampling); the
+      // duration it reads is then the line's (core/timing.ts `lineMs`).
+      if (this.metrics !== undefined) this.metrics.done(exchange);
       if (this.options.controls === undefined) this.writeLine(exchange);
       else this.writeControlled(exchange, line, this.options.controls);
     } finally {
@@ -177,6 +187,7 @@ class Writer {
 
   /** See `LineWriter.arrived`. */
   readonly arrived = <D>(exchange: Exchange, door: D, line: (door: D) => void): boolean => {
+    if (this.metrics !== undefined) this.metrics.arrived(exchange);
     if (this.options.immediate) {
       line(door);
       return true;
@@ -332,9 +343,12 @@ function needsOf(
   otel: OtelOutput | undefined,
   arrival: FormatFn<LogRequest, LogResponse> | undefined,
   controls: Controls | undefined,
+  metrics: HttpMetrics | undefined,
 ): Needs {
   const names = [
     ...(tokenNamesOf(format) ?? []),
+    // `metrics` reads the line's duration, sizes and failure.
+    ...(metrics === undefined ? [] : METRICS_TOKENS),
     ...(otel?.tokenNames ?? []),
     ...((arrival && tokenNamesOf(arrival)) ?? []),
     // A slow request is told by its total time; sampling reads the trace id.

@@ -220,3 +220,46 @@ describe('the Koa example', () => {
     assert.equal(await res.text(), 'hello ada\n');
   });
 });
+
+describe('the metrics example', () => {
+  let example: RunningExample;
+  before(async () => {
+    example = await startExample('metrics.mjs');
+  });
+  after(() => example.stop());
+
+  /** The Prometheus text the example serves now. */
+  async function scrape(): Promise<string> {
+    const res = await fetch(`${example.base}/metrics`);
+    assert.equal(res.status, 200);
+    return res.text();
+  }
+
+  /** The value of the sample `name{...}` whose labels include every one of `labels`. */
+  function sample(text: string, name: string, labels: readonly string[]): number | undefined {
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith(`${name}{`) && labels.every((label) => l.includes(label)));
+    return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+
+  test('serves the request counts by route, status and error in Prometheus text', async () => {
+    for (const id of ['1', '2', '3']) await (await fetch(`${example.base}/users/${id}`)).text();
+    await (await fetch(`${example.base}/fail`)).text();
+    await example.waitFor(/"GET \/fail HTTP\/1\.1" 500/);
+    const text = await scrape();
+    const route = 'http_route="/users/:id"';
+    assert.equal(sample(text, 'http_server_request_duration_count', [route]), 3);
+    assert.equal(sample(text, 'http_server_request_duration_bucket', [route, 'le="+Inf"']), 3);
+    assert.equal(
+      sample(text, 'http_server_request_duration_count', [
+        'http_route="/fail"',
+        'error_type="500"',
+      ]),
+      1,
+    );
+    assert.equal(sample(text, 'http_server_active_requests', ['http_request_method="GET"']), 0);
+    // The ids are in no label: one series per route, and the scrapes are excluded.
+    assert.doesNotMatch(text, /users\/[0-9]|\/metrics/);
+  });
+});

@@ -12,6 +12,7 @@ import { fetchLogger } from 'httpware/logger';
 import { createApp } from '../fixtures/web/app.js';
 import { createHonoApp } from '../fixtures/web/hono.js';
 import { PAGE_404, replaced404App } from '../fixtures/web/replaced-404.js';
+import { histogramPoints, metricsSdk, sumPoints } from '../helpers/metrics.js';
 import { startBunServe, startDenoServe, type WebServer } from '../helpers/web-servers.js';
 import { webChecks } from '../web/suite.js';
 import { type RunnerCheck, runChecks, runtimeName } from './runner.js';
@@ -169,6 +170,38 @@ checks.push({
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     if (text(output.stdout).trim() !== '{"a":1}' || text(output.stderr) !== '') {
       throw new Error(`stdout ${text(output.stdout)}; stderr ${text(output.stderr)}`);
+    }
+  },
+});
+
+// The `metrics` option on this runtime's own server, read through the real SDK: every request
+// counted, the histogram's sum the lines' `:total-time`, no request left active.
+checks.push({
+  name: `${serverName}: fetchLogger's metrics count every request, timed as its lines`,
+  run: async () => {
+    const sdk = metricsSdk();
+    const lines: string[] = [];
+    const log = fetchLogger(':total-time[9]', {
+      stream: { write: (line: string) => lines.push(line.trimEnd()) > 0 },
+      metrics: { meter: sdk.meter },
+    });
+    const server = await serve(log(async () => new Response('counted')));
+    try {
+      for (let n = 0; n < 20; n++) await (await fetch(`${server.origin}/items/${n}`)).text();
+      const deadline = Date.now() + 4000;
+      while (lines.length < 20 && Date.now() < deadline) await sleep(20);
+      const metrics = await sdk.collect();
+      const points = histogramPoints(metrics.get('http.server.request.duration'));
+      const count = points.reduce((n, p) => n + p.value.count, 0);
+      const sumMs = points.reduce((n, p) => n + (p.value.sum ?? 0), 0) * 1000;
+      const linesMs = lines.reduce((n, line) => n + Number(line), 0);
+      const active = sumPoints(metrics.get('http.server.active_requests')).map((p) => p.value);
+      if (count !== 20 || Math.abs(sumMs - linesMs) > 1e-6 || active.join() !== '0') {
+        throw new Error(`count ${count}, sum ${sumMs} ms against ${linesMs}, active ${active}`);
+      }
+      if (points.some((p) => 'http.route' in p.attributes)) throw new Error('a route made up');
+    } finally {
+      await server.close();
     }
   },
 });

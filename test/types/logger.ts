@@ -18,6 +18,8 @@ import type {
   LoggerOptions,
   LogLevel,
   LogStream,
+  MetricsOptions,
+  OtelMeter,
   RedactOptions,
   RequestIdMiddleware,
   RequestIdOptions,
@@ -248,5 +250,30 @@ types('public types', () => {
       log('GET /', res, () => {});
     };
     void misuse;
+  });
+});
+
+types('the metrics option', () => {
+  types('takes true, false, null or { meter }, an OpenTelemetry Meter', async () => {
+    const { MeterProvider } = await import('@opentelemetry/sdk-metrics');
+    const { metrics } = await import('@opentelemetry/api');
+    logger('combined', { metrics: true });
+    logger('combined', { metrics: false });
+    logger('combined', { metrics: null });
+    logger('json', { metrics: { meter: new MeterProvider().getMeter('app') } });
+    logger('json', { metrics: { meter: metrics.getMeter('app') } });
+    const options: LoggerOptions = { metrics: { meter: metrics.getMeter('app') } };
+    const meter: OtelMeter = metrics.getMeter('app');
+    const form: MetricsOptions = { meter };
+    logger('tiny', { ...options, metrics: form });
+  });
+
+  types('refuses anything else', () => {
+    // @ts-expect-error metrics is true or { meter }
+    logger('combined', { metrics: 'yes' });
+    // @ts-expect-error a meter has createHistogram and createUpDownCounter
+    logger('combined', { metrics: { meter: {} } });
+    // @ts-expect-error the object form needs its meter
+    logger('combined', { metrics: {} });
   });
 });

@@ -20,6 +20,14 @@ export interface BodyMeter {
   announced: unknown;
 }
 
+/** What the `metrics` option counted a request in progress under (../otel/metrics.ts). */
+export interface MetricsArrival {
+  /** The instruments it was counted with (the global provider may change meanwhile). */
+  readonly instruments: unknown;
+  /** The attributes of its `http.server.active_requests` series, counted down alike. */
+  readonly attributes: Readonly<Record<string, string | number>>;
+}
+
 /**
  * What one logger knows about one request and its response. Every field is first assigned in
  * the constructor, in one order, with no class-field declarations: the parameter properties and
@@ -65,6 +73,8 @@ export class Exchange {
    * request's own record is read (Express's `req.route`, see url-parts.ts `requestRoute`).
    */
   declare route: string | undefined;
+  /** With `metrics`: the series it is counted active in, until its line; else undefined. */
+  declare metrics: MetricsArrival | undefined;
 
   constructor(
     req: LogRequest,
@@ -88,5 +98,6 @@ export class Exchange {
     this.meter = undefined;
     this.endedAt = Number.NaN;
     this.route = undefined;
+    this.metrics = undefined;
   }
 }

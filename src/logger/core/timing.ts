@@ -36,7 +36,7 @@ import type { LogRequest, LogResponse } from '../types.js';
 import { captureContext, type SpanContext, spanContextIn } from './active-span.js';
 import type { Exchange } from './exchange.js';
 import { toFixed } from './fixed.js';
-import { arrivalOf, lineExchange } from './line.js';
+import { arrivalOf, currentLine, type Line, lineExchange } from './line.js';
 
 /** A monotonic clock in milliseconds. Tests may replace it with `setClock`. */
 let now: () => number = () => performance.now();
@@ -286,14 +286,18 @@ export function responseTime(
   return toFixedDigits(head.headAt - startOf(head), digits);
 }
 
-/** Milliseconds from arrival until now (the response is done when lines are written). */
+/**
+ * Milliseconds from arrival until now (the response is done when lines are written): the
+ * line's duration, read once per line, so that `:total-time`, the JSON durations and the
+ * `metrics` duration of one request are one measurement.
+ */
 export function totalTime(
   req: LogRequest,
   res: LogResponse,
   digits: string | undefined,
 ): string | undefined {
-  const sent = sentOf(req, res);
-  return sent === undefined ? undefined : toFixedDigits(endOf(sent) - startOf(sent), digits);
+  const ms = lineMs(req, res);
+  return ms === undefined ? undefined : toFixedDigits(ms, digits);
 }
 
 /** The clock reading the exchange ended at: now, unless it ended before its line. */
@@ -308,7 +312,33 @@ function endOf(exchange: Exchange): number {
  */
 export function totalMs(req: LogRequest, res: LogResponse): number | undefined {
   const sent = sentOf(req, res);
-  if (sent === undefined) return undefined;
-  const ms = endOf(sent) - startOf(sent);
+  return sent === undefined ? undefined : elapsedMs(sent);
+}
+
+/**
+ * `totalMs` read once per line (kept on the line being made): every reader of the line's
+ * duration (`:total-time`, `msg`, `duration_ms`, `event.duration`, `slow`, `metrics`) agrees.
+ */
+export function lineMs(req: LogRequest, res: LogResponse): number | undefined {
+  const line = currentLine();
+  // Only the line's own request is kept: a token asked about another reads it afresh.
+  const exchange = line?.exchange;
+  if (exchange === undefined || exchange.req !== req || exchange.res !== res) {
+    return totalMs(req, res);
+  }
+  const read = line as Line;
+  if (!read.durationRead) {
+    read.durationRead = true;
+    read.duration = totalMs(req, res);
+  }
+  return read.duration;
+}
+
+/**
+ * Milliseconds from the exchange's arrival to its end, whether or not a head was written (the
+ * `metrics` duration of a request the client left before any answer); undefined untimed.
+ */
+export function elapsedMs(exchange: Exchange): number | undefined {
+  const ms = endOf(exchange) - startOf(exchange);
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -19,7 +19,8 @@ export type WarningCode =
   | 'HTTPWARE_LOGGER_DROPPED'
   | 'HTTPWARE_LOGGER_OTEL_API'
   | 'HTTPWARE_LOGGER_OTEL'
-  | 'HTTPWARE_LOGGER_OTEL_PROVIDER';
+  | 'HTTPWARE_LOGGER_OTEL_PROVIDER'
+  | 'HTTPWARE_LOGGER_METRICS';
 
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);

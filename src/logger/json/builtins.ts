@@ -8,7 +8,7 @@ import { bodyBytes, integerOf } from '../core/body-bytes.js';
 import { isoDate, isoDateJson } from '../core/clf-date.js';
 import { currentLine } from '../core/line.js';
 import type { RedactPolicy } from '../core/redact.js';
-import { statusCodeOf, totalMs } from '../core/timing.js';
+import { lineMs, statusCodeOf } from '../core/timing.js';
 import { builtinTokens, redactingTokens } from '../core/tokens.js';
 import { urlPath } from '../core/url-parts.js';
 import type { TokenPart } from '../text/compile.js';
@@ -26,15 +26,7 @@ export type TextFn = (req: LogRequest, res: LogResponse) => string | undefined;
  * Milliseconds from the request's arrival until its line (made when the response is done),
  * read once per line: `msg`, `duration_ms` and `event.duration` then agree exactly.
  */
-export function lineDuration(req: LogRequest, res: LogResponse): number | undefined {
-  const line = currentLine();
-  if (line === undefined) return totalMs(req, res);
-  if (!line.durationRead) {
-    line.durationRead = true;
-    line.duration = totalMs(req, res);
-  }
-  return line.duration;
-}
+export const lineDuration: (req: LogRequest, res: LogResponse) => number | undefined = lineMs;
 
 /**
  * `ms` rounded to `digits` decimals. Arithmetic rather than `toFixed`, which cost a third of

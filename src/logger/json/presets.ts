@@ -166,7 +166,7 @@ const durationNs = declareFieldTokens(
  * have no minor version, where `:http-version` (and ECS's `http.version`, which Elastic's own
  * Node helpers fill from `req.httpVersion`) keep Node's "2.0".
  */
-function otelVersion(major: number, minor: number): string {
+export function otelVersion(major: number, minor: number): string {
   return major >= 2 && minor === 0 ? String(major) : `${major}.${minor}`;
 }
 
