@@ -2212,6 +2212,13 @@ export const mutants = [
     METRICS_TESTS,
   ),
   hostile(
+    'metrics: the route not asked of the framework for metrics alone',
+    'src/logger/writer.ts',
+    "const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type', 'route'];",
+    "const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type'];",
+    METRICS_TESTS,
+  ),
+  hostile(
     "metrics: a header's value as url.scheme",
     METRICS,
     "  if ((req as { secure?: unknown }).secure === true) return 'https';",

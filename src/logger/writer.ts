@@ -90,8 +90,11 @@ class Warnings {
   );
 }
 
-/** What the `metrics` option reads of each request, as a format's tokens would. */
-const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type'];
+/**
+ * What the `metrics` option reads of each request, as a format's tokens would: the route too,
+ * which a door asks its framework for only when something reads it (`needs.route`).
+ */
+const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type', 'route'];
 
 /** No `exclude`: every request is logged. */
 const included: ArrivalExclusion = () => false;

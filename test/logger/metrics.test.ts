@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
+import KoaRouter from '@koa/router';
 import { metrics as metricsApi } from '@opentelemetry/api';
 import express5 from 'express';
 import express4 from 'express4';
@@ -13,7 +14,7 @@ import { fetchLogger, koa, logger } from '../../src/index.js';
 import { abandon, send, type Target } from '../helpers/client.js';
 import { startFastify } from '../helpers/fastify.js';
 import { serveFetch } from '../helpers/fetch.js';
-import { koaVersions, serveKoa } from '../helpers/koa.js';
+import { type KoaMiddleware, koaVersions, serveKoa } from '../helpers/koa.js';
 import { captureLines, type LineCapture } from '../helpers/lines.js';
 import { listen, loggedServer, runFixture } from '../helpers/logger.js';
 import {
@@ -507,6 +508,86 @@ describe('metrics on the other doors', () => {
       assert.equal(points[0]?.attributes['url.scheme'], 'https');
     } finally {
       capture.stream.end?.();
+    }
+  });
+});
+
+describe('metrics carry the route on every door, with a format that does not read it', () => {
+  /** 20 requests to /users/<n> on `server`: one series, its route the template. */
+  async function oneSeriesOfRoute(server: Target, sdk: MetricsSdk, route: string) {
+    await inParallel(20, 4, (n) => send(server, { path: `/users/${n}` }));
+    const { count, points } = await durations(sdk);
+    assert.equal(count, 20);
+    assert.deepEqual(
+      points.map((point) => point.attributes['http.route']),
+      [route],
+    );
+  }
+
+  for (const version of koaVersions) {
+    it(`Koa (${version}) with @koa/router`, async () => {
+      const sdk = metricsSdk();
+      const router = new KoaRouter();
+      router.get('/users/:id', async (ctx) => {
+        ctx.body = 'ok';
+      });
+      const server = await serveKoa(version, [
+        koa.logger('tiny', { stream: captureLines().stream, metrics: { meter: sdk.meter } }),
+        router.routes() as KoaMiddleware,
+      ]);
+      try {
+        await oneSeriesOfRoute(server, sdk, '/users/:id');
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it('Fastify', async () => {
+    const sdk = metricsSdk();
+    const server = await startFastify((app: FastifyInstance) => {
+      app.register(httpwareLogger, {
+        format: 'tiny',
+        stream: captureLines().stream,
+        metrics: { meter: sdk.meter },
+      });
+      app.get('/users/:id', async () => 'ok');
+    });
+    try {
+      await oneSeriesOfRoute(server, sdk, '/users/:id');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Hono on Node (log.middleware)', async () => {
+    const sdk = metricsSdk();
+    const log = fetchLogger('tiny', {
+      stream: captureLines().stream,
+      metrics: { meter: sdk.meter },
+    });
+    const hono = new Hono();
+    hono.use(log.middleware);
+    hono.get('/users/:id', (c) => c.text('ok'));
+    const server = await serveFetch(hono.fetch);
+    try {
+      await oneSeriesOfRoute(server, sdk, '/users/:id');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fetchLogger given the route of its handler', async () => {
+    const sdk = metricsSdk();
+    const log = fetchLogger('tiny', {
+      stream: captureLines().stream,
+      metrics: { meter: sdk.meter },
+    });
+    const server = await serveFetch(log(() => new Response('ok'), { route: '/users/[id]' }));
+    try {
+      await oneSeriesOfRoute(server, sdk, '/users/[id]');
+    } finally {
+      await server.close();
     }
   });
 });
