@@ -5,7 +5,7 @@
 // (the defaults of the logger-instructions group, whose counts these then match)
 // A variant is impl@logger:<format> (impl: floor, minimal, morgan, pino-http, httpware,
 // httpware-trust-proxy, httpware-metrics: the `metrics` option into the SDK, httpware-metrics-noop:
-// into a meter that keeps nothing) or
+// into a meter that keeps nothing, morgan-prom-bundle: morgan with express-prom-bundle) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
 // httpware-zod and httpware-zod-handler (json-100b), baseline with
 // HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).

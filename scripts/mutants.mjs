@@ -1262,13 +1262,10 @@ export const mutants = [
     '    return this.options.bodyTimeout ?? 0;',
     ['test/web/plain-request'],
   ),
-  hostile(
-    'timeout: the body timer never armed',
-    PIPELINE,
-    '      this.bound.watch(this);\n',
-    '',
-    ['test/web/plain-request', 'test/hostile/slow-clients'],
-  ),
+  hostile('timeout: the body timer never armed', PIPELINE, '      this.bound.watch(this);\n', '', [
+    'test/web/plain-request',
+    'test/hostile/slow-clients',
+  ]),
   hostile(
     'timeout: the body timer outlives a body that arrived',
     PIPELINE,

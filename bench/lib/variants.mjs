@@ -118,6 +118,22 @@ export async function loggerMiddleware({ impl, format }) {
       const meter = { createHistogram: () => instrument, createUpDownCounter: () => instrument };
       return logger(fmt, { stream: discard, metrics: { meter } });
     }
+    // The incumbent pair the metrics option replaces: morgan for the line and
+    // express-prom-bundle (prom-client's histogram) for the metrics, each timing the request
+    // on its own. Labelled by method, status and path (normalised, its ids folded), as its
+    // README shows for per-route series; a registry of its own per worker.
+    case 'morgan-prom-bundle': {
+      const promBundle = require('express-prom-bundle');
+      const { Registry } = require('prom-client');
+      const metrics = promBundle({
+        includeMethod: true,
+        includePath: true,
+        promRegistry: new Registry(),
+        autoregister: false,
+      });
+      const morgan = require('morgan')(fmt, { stream: discard });
+      return (req, res, next) => metrics(req, res, () => morgan(req, res, next));
+    }
     // Lines to a file (group logger-file): morgan with the append-mode write stream its README
     // shows, pino-http with pino's own default destination for a file (sonic-boom, sync), and
     // httpware's `destination` with its defaults.
