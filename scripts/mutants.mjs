@@ -2204,8 +2204,8 @@ export const mutants = [
   hostile(
     'metrics: the raw target as http.route where no route is known',
     METRICS,
-    '  const route = exchangeRoute(exchange);',
-    '  const route = exchangeRoute(exchange) ?? exchange.req.url;',
+    '  const template = exchangeRoute(exchange);',
+    '  const template = exchangeRoute(exchange) ?? exchange.req.url;',
     METRICS_TESTS,
   ),
   hostile(
@@ -2213,6 +2213,27 @@ export const mutants = [
     'src/logger/writer.ts',
     "const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type', 'route'];",
     "const METRICS_TOKENS = ['total-time', 'res-body-bytes', 'error-type'];",
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: no bound on the routes',
+    METRICS,
+    '    if (this.routes.size < MAX_ROUTES) {',
+    '    if (this.routes.size >= 0) {',
+    METRICS_TESTS,
+  ),
+  hostile(
+    "metrics: a request line's version taken whatever it claims",
+    METRICS,
+    '  return PROTOCOL_VERSIONS.has(version) ? version : undefined;',
+    '  return version;',
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: a Web Request without a length recorded as no body',
+    METRICS,
+    "  return req.method === 'GET' || req.method === 'HEAD' ? 0 : undefined;",
+    '  return 0;',
     METRICS_TESTS,
   ),
   hostile(

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { fetchLogger, koa, logger } from '../../src/index.js';
-import { abandon, send, type Target } from '../helpers/client.js';
+import { abandon, send, sendRaw, type Target } from '../helpers/client.js';
 import { startFastify } from '../helpers/fastify.js';
 import { serveFetch } from '../helpers/fetch.js';
 import { type KoaMiddleware, koaVersions, serveKoa } from '../helpers/koa.js';
@@ -509,6 +509,75 @@ describe('metrics on the other doors', () => {
     } finally {
       capture.stream.end?.();
     }
+  });
+});
+
+describe('versions and sizes a client cannot make into series', () => {
+  it("a request line claiming a version that is not HTTP's gets no network.protocol.version", async () => {
+    const sdk = metricsSdk();
+    const server = await nodeServer(sdk);
+    try {
+      for (const version of ['0.9', '1.0', '1.1']) {
+        await sendRaw(server, [`GET /v HTTP/${version}\r\nHost: x\r\nConnection: close\r\n\r\n`]);
+      }
+      await server.capture.waitFor(3);
+      const { points } = await durations(sdk);
+      assert.deepEqual(points.map((point) => point.attributes['network.protocol.version']).sort(), [
+        '1.0',
+        '1.1',
+        undefined,
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fetchLogger: a Request with a body and no length records no request size; a GET records 0', async () => {
+    const sdk = metricsSdk();
+    const log = fetchLogger('tiny', {
+      stream: captureLines().stream,
+      metrics: { meter: sdk.meter },
+    });
+    const handler = log((_request: Request) => new Response('ok'));
+    await (await handler(new Request('http://x/', { method: 'POST', body: 'hello' }))).text();
+    await (await handler(new Request('http://x/'))).text();
+    const metrics = await sdk.collect();
+    const sizes = histogramPoints(metrics.get('http.server.request.body.size'));
+    assert.deepEqual(
+      sizes.map((point) => [
+        point.attributes['http.request.method'],
+        point.value.count,
+        point.value.sum,
+      ]),
+      [['GET', 1, 0]],
+    );
+  });
+});
+
+describe('a bound on the routes one logger measures', () => {
+  it('past 1,000 distinct routes, a new route is recorded without http.route, with one warning', async () => {
+    const sdk = metricsSdk();
+    const log = fetchLogger('tiny', {
+      stream: captureLines().stream,
+      metrics: { meter: sdk.meter },
+    });
+    const answer = (_request: Request) => new Response('ok');
+    for (let n = 0; n < 1005; n++) {
+      const handler = log(answer, { route: `/r${n}/:id` });
+      await (await handler(new Request(`http://x/r${n}/1`))).text();
+    }
+    // A route seen before the bound keeps its attribute.
+    await (await log(answer, { route: '/r0/:id' })(new Request('http://x/r0/2'))).text();
+    const { points } = await durations(sdk);
+    const routed = points.filter((point) => point.attributes['http.route'] !== undefined);
+    assert.equal(routed.length, 1000);
+    assert.equal(routed.find((p) => p.attributes['http.route'] === '/r0/:id')?.value.count, 2);
+    const unrouted = points.filter((point) => point.attributes['http.route'] === undefined);
+    assert.deepEqual(
+      unrouted.map((point) => point.value.count),
+      [5],
+    );
+    assert.equal((await warnings.of('HTTPWARE_LOGGER_METRICS_ROUTES')).length, 1);
   });
 });
 

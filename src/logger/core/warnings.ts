@@ -20,7 +20,8 @@ export type WarningCode =
   | 'HTTPWARE_LOGGER_OTEL_API'
   | 'HTTPWARE_LOGGER_OTEL'
   | 'HTTPWARE_LOGGER_OTEL_PROVIDER'
-  | 'HTTPWARE_LOGGER_METRICS';
+  | 'HTTPWARE_LOGGER_METRICS'
+  | 'HTTPWARE_LOGGER_METRICS_ROUTES';
 
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);

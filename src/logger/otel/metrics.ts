@@ -85,6 +85,16 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'TRACE',
 ]);
 
+/**
+ * The most distinct `http.route` values one logger's metrics carry. A route is a template the
+ * application wrote, so an application has a few hundred at most; but under Express it is
+ * `req.baseUrl` (the text that matched a router's mount path) before the route's template, so
+ * a router mounted on a path with parameters (`/orgs/:org`), or matched in another letter case,
+ * makes one value per value the client sent. Past this many, a route not seen before is left
+ * out of the attributes (its requests still counted), with one warning.
+ */
+export const MAX_ROUTES = 1000;
+
 /** `error.type` of a request whose response did not finish (the client went away first). */
 export const ABORTED = 'request.aborted';
 
@@ -127,6 +137,11 @@ export class HttpMetrics {
     'HTTPWARE_LOGGER_METRICS',
     'logger: the OpenTelemetry meter threw; the measurement is lost',
   );
+  private readonly routes = new Set<string>();
+  private readonly tooManyRoutes = onceWarning(
+    'HTTPWARE_LOGGER_METRICS_ROUTES',
+    `logger: metrics met more than ${MAX_ROUTES} routes; new ones are recorded without http.route (under Express, a router mounted on a path with parameters makes one route per value)`,
+  );
 
   constructor(instruments: () => Instruments) {
     this.instrumentsNow = instruments;
@@ -145,6 +160,17 @@ export class HttpMetrics {
     }
   }
 
+  /** `route`, unless it would be a route past MAX_ROUTES. */
+  private readonly knownRoute = (route: string): string | undefined => {
+    if (this.routes.has(route)) return route;
+    if (this.routes.size < MAX_ROUTES) {
+      this.routes.add(route);
+      return route;
+    }
+    this.tooManyRoutes();
+    return undefined;
+  };
+
   /** The request is done (its line's context entered): its measurements, one active less. */
   done(exchange: Exchange): void {
     const arrival = exchange.metrics;
@@ -154,7 +180,7 @@ export class HttpMetrics {
     const counted = arrival.attributes;
     try {
       instruments.active.add(-1, counted);
-      const attributes = outcomeAttributes(exchange, counted);
+      const attributes = outcomeAttributes(exchange, counted, this.knownRoute);
       const ms = lineMs(exchange.req, exchange.res) ?? elapsedMs(exchange);
       if (ms !== undefined) instruments.duration.record(ms / 1000, attributes);
       const requestSize = requestBodySize(exchange.req);
@@ -233,15 +259,21 @@ function arrivalAttributes(req: LogRequest): Attributes {
 }
 
 /** The attributes of a finished request: the arrival's, the protocol, route, status, error. */
-function outcomeAttributes(exchange: Exchange, counted: Readonly<Attributes>): Attributes {
+function outcomeAttributes(
+  exchange: Exchange,
+  counted: Readonly<Attributes>,
+  knownRoute: (route: string) => string | undefined,
+): Attributes {
   const { req, res } = exchange;
   // One literal, one shape for every request (a spread of `counted` cost 1.4 us a request).
   const attributes: Attributes = {
     'http.request.method': counted['http.request.method'] as string,
     'url.scheme': counted['url.scheme'] as string,
-    'network.protocol.version': protocolVersion(req),
   };
-  const route = exchangeRoute(exchange);
+  const version = protocolVersion(req);
+  if (version !== undefined) attributes['network.protocol.version'] = version;
+  const template = exchangeRoute(exchange);
+  const route = template === undefined ? undefined : knownRoute(template);
   if (route !== undefined) attributes['http.route'] = route;
   const status = statusCodeOf(res);
   if (status !== undefined) attributes['http.response.status_code'] = status;
@@ -250,10 +282,19 @@ function outcomeAttributes(exchange: Exchange, counted: Readonly<Attributes>): A
   return attributes;
 }
 
-/** `network.protocol.version`, HTTP/1.1's without making its text anew. */
-function protocolVersion(req: LogRequest): string {
+/** The versions `network.protocol.version` takes: HTTP's, as the conventions write them. */
+const PROTOCOL_VERSIONS: ReadonlySet<string> = new Set(['1.0', '1.1', '2', '3']);
+
+/**
+ * `network.protocol.version`, HTTP/1.1's without making its text anew. The version is what the
+ * request line claimed (node:http takes `HTTP/2.0` or `HTTP/0.9` over an HTTP/1 connection):
+ * one that is not HTTP's is left out, so a client cannot add series of its own.
+ */
+function protocolVersion(req: LogRequest): string | undefined {
   const { httpVersionMajor: major, httpVersionMinor: minor } = req;
-  return major === 1 && minor === 1 ? '1.1' : otelVersion(major, minor);
+  if (major === 1 && minor === 1) return '1.1';
+  const version = otelVersion(major, minor);
+  return PROTOCOL_VERSIONS.has(version) ? version : undefined;
 }
 
 /**
@@ -283,7 +324,9 @@ function delivered(res: LogResponse): boolean {
 /**
  * `http.server.request.body.size`: the request's Content-Length; 0 for an HTTP/1.x request
  * with neither Content-Length nor Transfer-Encoding (RFC 9112, section 6.3: it has no body);
- * unknown (not recorded) for a chunked one or an HTTP/2 one without a length.
+ * unknown (not recorded) for a chunked one or an HTTP/2 one without a length. A Web Request
+ * carries no such rule (a runtime may hand over a body with neither header, an application's
+ * `new Request` always does): there only a GET or HEAD, which cannot have a body, is 0.
  */
 function requestBodySize(req: LogRequest): number | undefined {
   const headers = req.headers;
@@ -293,5 +336,6 @@ function requestBodySize(req: LogRequest): number | undefined {
     return length !== '' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
   }
   if (req.httpVersionMajor >= 2 || headers['transfer-encoding'] !== undefined) return undefined;
-  return 0;
+  if ((req as { request?: unknown }).request === undefined) return 0;
+  return req.method === 'GET' || req.method === 'HEAD' ? 0 : undefined;
 }
