@@ -555,6 +555,10 @@ for (const adapter of fetchAdapters) {
       });
       assert.deepEqual(lines, ['GET /left -']);
       assert.equal(answered, false, 'written before the handler answered');
+      // The handler's answer, to no one, changes nothing.
+      while (!answered) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(lines.length, 1);
       const { points, count } = await durations(sdk);
       assert.equal(count, 1);
       assert.equal(points[0]?.attributes['error.type'], 'request.aborted');

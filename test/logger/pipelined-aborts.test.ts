@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import morgan from 'morgan';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { koa, logger } from '../../src/index.js';
 import { pipelineThenLeave, rawHead, sendRaw } from '../helpers/client.js';
@@ -132,6 +133,30 @@ describe('pipelined requests on node:http', () => {
     );
     try {
       await everyPipelinedRequestEnds(server, server.capture, sdk);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('pipelined requests left before their answer, beside morgan', () => {
+  it('morgan 1.12.1 logs only the first request of each connection; the logger every one', async () => {
+    const morganLines = captureLines();
+    const server = await loggedServer((stream) => logger(FORMAT, { stream }), {
+      // morgan first, on the same requests: its on-finished waits for the queued response's
+      // 'socket' event, which never comes once the connection is gone, on every Node line.
+      before: [morgan(FORMAT, { stream: morganLines.stream })],
+      handler: (req, res) => afterClientLeft(req, () => res.end('x')),
+    });
+    try {
+      for (let c = 0; c < CONNECTIONS; c++) await pipelineThenLeave(server, pathsOf(c));
+      await server.capture.waitFor(CONNECTIONS * PIPELINED);
+      await delay(ANSWER_MS * 2);
+      assert.deepEqual(
+        [...morganLines.lines].sort(),
+        Array.from({ length: CONNECTIONS }, (_, c) => `GET /c${c}/p0 -`),
+      );
+      assert.equal(server.capture.lines.length, CONNECTIONS * PIPELINED);
     } finally {
       await server.close();
     }
