@@ -2276,8 +2276,8 @@ export const mutants = [
   hostile(
     'done: a pipelined response queued on arrival waits for its own close alone',
     LOG,
-    '  if (res.socket !== null || req.socket == null) {',
-    '  if (true) {',
+    '  if (res.socket !== null || req.socket == null) onClose(res, done);',
+    '  if (true) onClose(res, done);',
     PIPELINED_TESTS,
   ),
   hostile(

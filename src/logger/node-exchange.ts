@@ -103,12 +103,17 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
     if (res.writableEnded || res.headersSent) line(exchange);
     else lineAfterAbandon(exchange, line);
   };
-  if (res.socket !== null || req.socket == null) {
-    onClose(res, done);
-    return;
-  }
-  // Queued behind an earlier response: the connection's 'close' ends it too (see queuedOn).
-  const forget = onConnectionClose(req.socket, done);
+  if (res.socket !== null || req.socket == null) onClose(res, done);
+  else onQueuedClose(res, req.socket, done);
+}
+
+/**
+ * Calls `done` on the 'close' of a response queued behind an earlier one, or on its
+ * connection's, whichever comes first (see queuedOn); kept apart from `whenDone`, which every
+ * request runs.
+ */
+function onQueuedClose(res: ServerResponse, socket: Socket, done: () => void): void {
+  const forget = onConnectionClose(socket, done);
   onClose(res, () => {
     forget();
     done();
