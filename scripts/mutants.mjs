@@ -19,6 +19,8 @@ const EXIT = 'src/logger/destination/exit.ts';
 const DESTINATION = 'src/logger/destination/destination.ts';
 const METRICS = 'src/logger/otel/metrics.ts';
 const METRICS_TESTS = ['test/logger/metrics'];
+const PIPELINED_TESTS = ['test/logger/pipelined-aborts'];
+const FETCH = 'src/logger/fetch.ts';
 
 // The test files most likely to kill a mutant, by the word its name starts with: they run
 // before the rest of the family's tests.
@@ -2290,6 +2292,41 @@ export const mutants = [
     WRITER,
     '      if (this.metrics !== undefined) this.metrics.done(exchange);',
     '      if (this.metrics !== undefined && !this.skipped(exchange.req, exchange.res))\n        this.metrics.done(exchange);',
+    METRICS_TESTS,
+  ),
+  hostile(
+    'done: a pipelined response queued on arrival waits for its own close alone',
+    LOG,
+    '  if (res.socket !== null || req.socket == null) onClose(res, done);',
+    '  if (true) onClose(res, done);',
+    PIPELINED_TESTS,
+  ),
+  hostile(
+    'done: a queued response whose connection closed before the logger waits for it',
+    LOG,
+    '  const socket = res.socket ?? req.socket;',
+    '  const socket = res.socket;',
+    PIPELINED_TESTS,
+  ),
+  hostile(
+    'done: a queued response ends with its connection only, not with its own close',
+    LOG,
+    '  onClose(res, () => {\n    forget();\n    done();\n  });',
+    '  void forget;',
+    PIPELINED_TESTS,
+  ),
+  hostile(
+    'metrics: the fetch door does not see a client that leaves before the answer',
+    FETCH,
+    '    if (measured) exchange.watchLeaving(request);',
+    '',
+    METRICS_TESTS,
+  ),
+  hostile(
+    'metrics: the fetch door counts a client that left before the answer when it answers',
+    FETCH,
+    '    if (this.res.headersSent) return;\n    this.line();',
+    '    if (this.res.headersSent) return;',
     METRICS_TESTS,
   ),
 ];

@@ -364,6 +364,25 @@ class FetchExchange {
     this.line();
   }
 
+  /**
+   * With `metrics`: a client that leaves before the handler answers ends the request then, as
+   * on Node (no status, timed to the moment it left, `request.aborted`), and a handler that
+   * never settles is not counted active for ever. `request.signal` aborts then under
+   * @hono/node-server, srvx and Bun (when the response closes unfinished); a Request whose
+   * signal never aborts (Deno's is not read: `signalOf`) is ended by its handler's answer.
+   */
+  watchLeaving(request: Request): void {
+    const signal = signalOf(request);
+    if (signal == null || signal.aborted || typeof signal.addEventListener !== 'function') return;
+    signal.addEventListener('abort', () => this.left(), { once: true });
+  }
+
+  /** The client left: before any answer, its line (and measurement) is now, without a status. */
+  private left(): void {
+    if (this.res.headersSent) return;
+    this.line();
+  }
+
   /** The head is out: the handler answered (or threw). */
   private head(status: number, response?: Response, headers?: Headers): void {
     const { exchange, res } = this;
@@ -385,6 +404,8 @@ class FetchExchange {
 
   /** The handler answered: the Response to hand to the runtime, its body watched. */
   answered(response: Response): Response {
+    // Its client left before (`left`): the line is written, the Response goes to no one.
+    if (this.logged) return response;
     if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
       // Not a Response: the runtime fails the request with a 500.
       this.failed(new TypeError('the handler did not return a Response'));
@@ -553,6 +574,14 @@ function honoRoute(c: FetchMiddlewareContext): string | undefined {
     : undefined;
 }
 
+/**
+ * The Request's `signal`, except on Deno: reading it there prints a warning (once per process)
+ * that the signal also aborts when a response succeeds, so a Deno handler's client that leaves
+ * before the answer is not seen (as src/parsers/web-body.ts `signalOf`).
+ */
+const signalOf: (request: Request) => AbortSignal | undefined =
+  'Deno' in globalThis ? () => undefined : (request) => request.signal;
+
 /** Where the Web door's lines go by default; its own options are read (options.ts). */
 const WEB: DoorDefaults = { defaultStream, web: true };
 
@@ -579,10 +608,15 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   const unread = new UnreadBodies();
   const immediate = writer.options.immediate;
 
+  // Only the metrics pay for the signal's listener (0.6 to 0.9 µs a request on Bun): a line
+  // alone is not owed to a request never answered.
+  const measured = writer.options.metrics !== undefined;
+
   function start(request: Request, args: HandlerArguments, route?: string): FetchExchange {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
     if (route !== undefined) exchange.exchange.route = route;
     writer.arrived(exchange.exchange, exchange, lineOf);
+    if (measured) exchange.watchLeaving(request);
     return exchange;
   }
 

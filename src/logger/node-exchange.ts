@@ -4,6 +4,7 @@
 // arrival, and the line is written when the response closes.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { captureContext } from './core/active-span.js';
 import { meterBody } from './core/body-bytes.js';
 import { Exchange } from './core/exchange.js';
@@ -27,11 +28,45 @@ import { lineWriter } from './writer.js';
 const stdout = (): LogStream => process.stdout;
 
 /**
- * Whether the response is already done (on-finished's test): ended, or its socket can no
- * longer be written. Then no 'close' may come, and the line is written at once.
+ * Whether the response is already done (on-finished's test): ended, or its connection can no
+ * longer be written (a response queued behind another has no socket yet: its request's is
+ * read). Then no 'close' may come, and the line is written at once.
  */
-function alreadyDone(res: ServerResponse): boolean {
-  return res.writableEnded || (res.socket != null && !res.socket.writable);
+function alreadyDone(res: ServerResponse, req: IncomingMessage): boolean {
+  if (res.writableEnded) return true;
+  const socket = res.socket ?? req.socket;
+  return socket != null && !socket.writable;
+}
+
+// A pipelined request's response is queued behind the responses before it on the connection:
+// node:http gives it the socket only once they are done (`res.socket` is null until then). On
+// Node 20 and 22 such a response never emits 'close' when the connection closes first (its
+// request emits 'aborted' and 'close', the response nothing: nodejs/node PR #62534), so its
+// line and metrics would never come, and a client could keep `http.server.active_requests` up
+// with one packet per connection. Those responses alone also wait for their connection's
+// 'close': one listener per connection, whatever its number of queued responses (a listener
+// each would pass Node's limit of ten), and nothing on the path of a response that has its
+// socket on arrival (the usual case: a request not pipelined, or first in line).
+const queuedOn = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Calls `done` when `socket` closes, unless the returned function was called first (the
+ * response closed by itself): a connection that serves many pipelined requests keeps none.
+ */
+function onConnectionClose(socket: Socket, done: () => void): () => void {
+  let queued = queuedOn.get(socket);
+  if (queued === undefined) {
+    const waiting = new Set<() => void>();
+    queuedOn.set(socket, waiting);
+    socket.once('close', () => {
+      queuedOn.delete(socket);
+      for (const each of waiting) each();
+    });
+    queued = waiting;
+  }
+  queued.add(done);
+  const set = queued;
+  return () => set.delete(done);
 }
 
 /**
@@ -47,7 +82,8 @@ function alreadyDone(res: ServerResponse): boolean {
  */
 function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withContext: boolean) {
   const res = exchange.res as ServerResponse;
-  if (alreadyDone(res)) {
+  const req = exchange.req as IncomingMessage;
+  if (alreadyDone(res, req)) {
     // setImmediate carries the current async context by itself.
     setImmediate(log, exchange);
     return;
@@ -67,7 +103,21 @@ function whenDone(exchange: Exchange, log: (exchange: Exchange) => void, withCon
     if (res.writableEnded || res.headersSent) line(exchange);
     else lineAfterAbandon(exchange, line);
   };
-  onClose(res, done);
+  if (res.socket !== null || req.socket == null) onClose(res, done);
+  else onQueuedClose(res, req.socket, done);
+}
+
+/**
+ * Calls `done` on the 'close' of a response queued behind an earlier one, or on its
+ * connection's, whichever comes first (see queuedOn); kept apart from `whenDone`, which every
+ * request runs.
+ */
+function onQueuedClose(res: ServerResponse, socket: Socket, done: () => void): void {
+  const forget = onConnectionClose(socket, done);
+  onClose(res, () => {
+    forget();
+    done();
+  });
 }
 
 /** The client's address behind the proxies `trustProxy` trusts (Express's `req.ip` aside). */

@@ -233,6 +233,20 @@ export function sendRaw(
   });
 }
 
+/**
+ * A client that pipelines a GET of each path on one keep-alive connection (one packet) and
+ * destroys the connection `leaveAfterMs` later, before the server answered: every request but
+ * the first is still queued behind the one before it when the connection closes.
+ */
+export async function pipelineThenLeave(
+  server: Pick<TestServer, 'port'>,
+  paths: readonly string[],
+  leaveAfterMs = 10,
+): Promise<void> {
+  const heads = paths.map((path) => rawHead('GET', path, {})).join('');
+  await sendRaw(server, [heads], { abort: true, delayMs: leaveAfterMs });
+}
+
 /** A raw HTTP/1.1 request head with the given headers, ending in the blank line. */
 export function rawHead(
   method: string,

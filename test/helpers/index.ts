@@ -3,6 +3,7 @@ export {
   abandon,
   type PartialOptions,
   type PartialReply,
+  pipelineThenLeave,
   type RawOptions,
   type RawReply,
   type Reply,

@@ -11,9 +11,9 @@ import type { FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { httpwareLogger } from '../../src/fastify/index.js';
 import { fetchLogger, koa, logger } from '../../src/index.js';
-import { abandon, send, sendRaw, type Target } from '../helpers/client.js';
+import { abandon, pipelineThenLeave, send, sendRaw, type Target } from '../helpers/client.js';
 import { startFastify } from '../helpers/fastify.js';
-import { serveFetch } from '../helpers/fetch.js';
+import { type FetchAdapter, fetchAdapters, serveFetch } from '../helpers/fetch.js';
 import { type KoaMiddleware, koaVersions, serveKoa } from '../helpers/koa.js';
 import { captureLines, type LineCapture } from '../helpers/lines.js';
 import { listen, loggedServer, runFixture } from '../helpers/logger.js';
@@ -580,6 +580,71 @@ describe('a bound on the routes one logger measures', () => {
     assert.equal((await warnings.of('HTTPWARE_LOGGER_METRICS_ROUTES')).length, 1);
   });
 });
+/**
+ * A fetch handler behind `fetchLogger(':method :url :status')` with metrics, on `adapter`, and
+ * one client that sends `GET /left` and leaves 10 ms later, before any answer.
+ */
+async function leftBeforeTheAnswer(
+  adapter: FetchAdapter,
+  handler: (request: Request) => Promise<Response>,
+): Promise<{ lines: string[]; sdk: MetricsSdk }> {
+  const sdk = metricsSdk();
+  const capture = captureLines();
+  const log = fetchLogger(':method :url :status', {
+    stream: capture.stream,
+    metrics: { meter: sdk.meter },
+  });
+  const server = await serveFetch(log(handler), adapter);
+  try {
+    await pipelineThenLeave(server, ['/left']);
+    const lines = await capture.waitFor(1);
+    return { lines, sdk };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Resolves `ms` after the request's signal aborted (the client left). */
+function afterLeaving(request: Request, ms: number): Promise<void> {
+  return new Promise((resolve) =>
+    request.signal.addEventListener('abort', () => setTimeout(resolve, ms), { once: true }),
+  );
+}
+
+for (const adapter of fetchAdapters) {
+  describe(`fetchLogger on Node (${adapter}), a client that leaves before the answer`, () => {
+    it('is counted aborted, without a status, timed to its leaving', async () => {
+      const LATE_MS = 300;
+      let answered = false;
+      const { lines, sdk } = await leftBeforeTheAnswer(adapter, async (request) => {
+        await afterLeaving(request, LATE_MS);
+        answered = true;
+        return new Response('late');
+      });
+      assert.deepEqual(lines, ['GET /left -']);
+      assert.equal(answered, false, 'written before the handler answered');
+      // The handler's answer, to no one, changes nothing.
+      while (!answered) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(lines.length, 1);
+      const { points, count } = await durations(sdk);
+      assert.equal(count, 1);
+      assert.equal(points[0]?.attributes['error.type'], 'request.aborted');
+      assert.equal(points[0]?.attributes['http.response.status_code'], undefined);
+      assert.ok((points[0]?.value.sum ?? 1) * 1000 < LATE_MS);
+      assert.deepEqual(await activeValues(sdk), [0]);
+    });
+
+    it('is not counted active for ever when its handler never settles', async () => {
+      const { lines, sdk } = await leftBeforeTheAnswer(adapter, () => new Promise(() => {}));
+      assert.deepEqual(lines, ['GET /left -']);
+      const { points, count } = await durations(sdk);
+      assert.equal(count, 1);
+      assert.equal(points[0]?.attributes['error.type'], 'request.aborted');
+      assert.deepEqual(await activeValues(sdk), [0]);
+    });
+  });
+}
 
 describe('metrics carry the route on every door, with a format that does not read it', () => {
   /** 1,000 requests to /users/<n> on `server`: one series, its route the template. */

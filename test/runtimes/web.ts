@@ -6,6 +6,7 @@
 //   bun test/runtimes/web.ts
 //   deno run --allow-all --sloppy-imports test/runtimes/web.ts
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { Hono } from 'hono';
 import { fetchLogger } from 'httpware/logger';
@@ -200,6 +201,53 @@ checks.push({
         throw new Error(`count ${count}, sum ${sumMs} ms against ${linesMs}, active ${active}`);
       }
       if (points.some((p) => 'http.route' in p.attributes)) throw new Error('a route made up');
+    } finally {
+      await server.close();
+    }
+  },
+});
+
+// A client that leaves before the handler answers, with `metrics` on: Bun aborts the
+// Request's signal then, and the request is counted aborted, without a status, at once. Deno's
+// signal is not read (reading it prints a warning), so there the request is counted when the
+// handler answers, with the handler's status: the runtime cannot tell the door (docs/metrics.md).
+checks.push({
+  name: `${serverName}: fetchLogger's metrics of a client that leaves before the answer`,
+  run: async () => {
+    const sdk = metricsSdk();
+    const lines: string[] = [];
+    const log = fetchLogger(':method :url :status', {
+      stream: { write: (line: string) => lines.push(line.trimEnd()) > 0 },
+      metrics: { meter: sdk.meter },
+    });
+    const late = () => new Promise<Response>((r) => setTimeout(() => r(new Response('late')), 300));
+    const server = await serve(log(late));
+    try {
+      const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('GET /left HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await sleep(20);
+      socket.destroy();
+      const deadline = Date.now() + 4000;
+      while (lines.length < 1 && Date.now() < deadline) await sleep(10);
+      const metrics = await sdk.collect();
+      const point = histogramPoints(metrics.get('http.server.request.duration'))[0];
+      const active = sumPoints(metrics.get('http.server.active_requests')).map((p) => p.value);
+      const seen = `lines ${JSON.stringify(lines)}, attributes ${JSON.stringify(point?.attributes)}, sum ${point?.value.sum} s, active ${active}`;
+      const expected =
+        runtimeName === 'bun'
+          ? { line: 'GET /left -', status: undefined, error: 'request.aborted', under: 0.3 }
+          : { line: 'GET /left 200', status: 200, error: undefined, under: Infinity };
+      if (
+        lines.join() !== expected.line ||
+        point?.attributes['http.response.status_code'] !== expected.status ||
+        point?.attributes['error.type'] !== expected.error ||
+        !((point?.value.sum ?? Infinity) < expected.under) ||
+        active.join() !== '0'
+      ) {
+        throw new Error(seen);
+      }
     } finally {
       await server.close();
     }
