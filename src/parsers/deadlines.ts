@@ -1,10 +1,11 @@
 // The time bounds on reading bodies (`bodyTimeout`), kept without a timer per read. A Web read
 // is bounded by default (60 s), so every read would set and clear a timer: 0.15 µs on Bun,
 // 0.3 µs on Node, and 1.3 to 2.2 µs on Deno (whose timers are calls into the runtime), a
-// third of what httpware adds to reading a 100-byte body there. Instead the reads bounded by one timeout are kept
-// in a `Set` in the order they started, which is the order of their deadlines, and one timer
-// waits for the first deadline: a read costs an add and a delete (about 0.1 µs), and the timer
-// is set again only when it fires. A read that ends is deleted; the timer finds the next.
+// third of what httpware adds to reading a 100-byte body there. Instead the reads bounded by
+// one timeout are kept in a `Set` in the order they started, which is the order of their
+// deadlines, and one timer waits for the first deadline: a read costs an add and a delete
+// (about 0.1 µs), and the timer is set again only when it fires. A read that ends is deleted;
+// the timer finds the next.
 //
 // The timer keeps the process alive only while reads are watched, as a timer per read would
 // (a `ref` or `unref` costs about 0.01 µs). On Cloudflare's workerd a timer belongs to the

@@ -362,7 +362,7 @@ function cancel(reader: Reader): void {
  */
 const COPIED_BELOW = 'Bun' in globalThis ? 1024 : 0;
 
-/** A chunk as a Buffer (over the same memory unless small, see COPIED_BELOW), or null when it is not bytes. */
+/** A chunk as a Buffer (a view of it, or a copy when small: COPIED_BELOW); null if not bytes. */
 function bytesOf(value: unknown): Buffer | null {
   if (!(value instanceof Uint8Array)) return null;
   return value.byteLength < COPIED_BELOW
