@@ -30,6 +30,7 @@ import type { AsyncResource } from 'node:async_hooks';
 import { backgroundTimer } from '../background-timer.js';
 import { failureOf, recordFailure } from '../failures.js';
 import { hasNoBody } from '../http-facts.js';
+import { requestSignal } from '../request-signal.js';
 import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
 import { Exchange } from './core/exchange.js';
@@ -369,10 +370,10 @@ class FetchExchange {
    * on Node (no status, timed to the moment it left, `request.aborted`), and a handler that
    * never settles is not counted active for ever. `request.signal` aborts then under
    * @hono/node-server, srvx and Bun (when the response closes unfinished); a Request whose
-   * signal never aborts (Deno's is not read: `signalOf`) is ended by its handler's answer.
+   * signal never aborts (Deno's is not read: `requestSignal`) is ended by its handler's answer.
    */
   watchLeaving(request: Request): void {
-    const signal = signalOf(request);
+    const signal = requestSignal(request);
     if (signal == null || signal.aborted || typeof signal.addEventListener !== 'function') return;
     signal.addEventListener('abort', () => this.left(), { once: true });
   }
@@ -573,14 +574,6 @@ function honoRoute(c: FetchMiddlewareContext): string | undefined {
     ? path
     : undefined;
 }
-
-/**
- * The Request's `signal`, except on Deno: reading it there prints a warning (once per process)
- * that the signal also aborts when a response succeeds, so a Deno handler's client that leaves
- * before the answer is not seen (as src/parsers/web-body.ts `signalOf`).
- */
-const signalOf: (request: Request) => AbortSignal | undefined =
-  'Deno' in globalThis ? () => undefined : (request) => request.signal;
 
 /** Where the Web door's lines go by default; its own options are read (options.ts). */
 const WEB: DoorDefaults = { defaultStream, web: true };

@@ -30,6 +30,7 @@
 import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
 import { contentLengthOf } from '../http-facts.js';
+import { requestSignal } from '../request-signal.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
 import {
   BodyReader,
@@ -70,7 +71,7 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
     // Each read of `body` or `signal` is a getter call into the runtime (Bun makes either on
     // first use): both are read once.
     const { body } = request;
-    const signal = signalOf(request);
+    const signal = requestSignal(request);
     const refused = unreadable(request, body, signal);
     if (refused !== null) {
       reject(refused);
@@ -99,16 +100,6 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
     else reader.refuse(unsupportedType(contentType));
   });
 }
-
-/**
- * The request's abort signal, except on Deno: there, reading `request.signal` of a request
- * Deno.serve made prints a warning (once per process) that the signal also aborts when a
- * response succeeds (Deno 2's legacy behaviour), and a client that leaves already errors the
- * body's stream, which the reader sees. Elsewhere the signal tells a Request whose body the
- * application made (an aborted `fetch` being proxied) and a runtime that aborts it first.
- */
-const signalOf: (request: WebRequest) => WebRequest['signal'] =
-  'Deno' in globalThis ? () => undefined : (request) => request.signal;
 
 /**
  * Whether a read listens to the signal while the body comes. Not on Bun: Bun.serve errors the
@@ -151,7 +142,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
   private declared: number | null = null;
   /** The request's body stream, read once (null: none). */
   body: WebRequest['body'] = null;
-  /** The request's abort signal (see signalOf), read once. */
+  /** The request's abort signal (see requestSignal), read once. */
   signal: WebRequest['signal'] = undefined;
   /** The Content-Type header, read once. */
   contentType: string | null = null;
