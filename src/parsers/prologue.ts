@@ -93,15 +93,26 @@ export class ContentTypes {
 
 /**
  * `read`'s type check, on either door: whether the body is of the parser's type, by the
- * application's type function given the request (what it throws is thrown), or by the `type`
- * option's match of the Content-Type just parsed by `types`. A request without a body has no
- * type to check (RFC 9112 sec 6.3: a body of length zero).
+ * application's type function given the request, or by the `type` option's match of the
+ * Content-Type just parsed by `types`. A request without a body has no type to check (RFC 9112
+ * sec 6.3: a body of length zero). What the type function throws is handed to `reject`, the
+ * read's, and the answer is then null: the read is over.
  */
-export function typeMatches(types: ContentTypes, request: unknown, hasBody: boolean): boolean {
+export function typeMatches(
+  types: ContentTypes,
+  request: unknown,
+  hasBody: boolean,
+  reject: (reason: unknown) => void,
+): boolean | null {
   if (!hasBody) return true;
   const typeFunction = types.options.typeFunction;
-  if (typeFunction !== null) return Boolean(typeFunction(request as never));
-  return types.matched;
+  if (typeFunction === null) return types.matched;
+  try {
+    return Boolean(typeFunction(request as never));
+  } catch (thrown) {
+    reject(thrown);
+    return null;
+  }
 }
 
 /** `read`'s refusal of a body of another type: a 415 naming the media type it came with. */

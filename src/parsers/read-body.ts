@@ -174,13 +174,8 @@ export function readBody(
     const withBody = hasBody(req);
     const header = req.headers['content-type'];
     const contentType = withBody && options.typeFunction === null ? types.of(header) : undefined;
-    let matched: boolean;
-    try {
-      matched = typeMatches(types, req, withBody);
-    } catch (thrown) {
-      reject(thrown);
-      return;
-    }
+    const matched = typeMatches(types, req, withBody, reject);
+    if (matched === null) return;
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const reader =
       payload === null
@@ -243,13 +238,8 @@ export function readBehind(
     }
     claimBody(request);
     const contentType = types.of(node.req.headers['content-type']);
-    let matched: boolean;
-    try {
-      matched = typeMatches(types, request, true);
-    } catch (thrown) {
-      reject(thrown);
-      return;
-    }
+    const matched = typeMatches(types, request, true, reject);
+    if (matched === null) return;
     const done: Done = (err, body) => {
       if (err === undefined) resolve(body);
       else {

@@ -83,13 +83,8 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
     if (body === null) claimBody(request);
     const header = request.headers.get('content-type');
     const contentType = pipeline.types.of(header);
-    let matched: boolean;
-    try {
-      matched = typeMatches(pipeline.types, request, body !== null);
-    } catch (thrown) {
-      reject(thrown);
-      return;
-    }
+    const matched = typeMatches(pipeline.types, request, body !== null, reject);
+    if (matched === null) return;
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const { options, format } = pipeline;
     const reader = new WebBodyReader(request, null, done, null, options, format);
