@@ -1209,6 +1209,13 @@ export const mutants = [
     ['test/hostile/web-adapters', 'test/web/plain-request'],
   ),
   hostile(
+    "read: a type function's throw not handed to the read",
+    'src/parsers/prologue.ts',
+    '    reject(thrown);\n    return null;',
+    '    return null;',
+    ['test/web/plain-request', 'test/web/srvx-node-request', 'test/parsers/read'],
+  ),
+  hostile(
     'web: the signal not listened to off Bun',
     WEB,
     "const LISTENS_TO_SIGNAL = !('Bun' in globalThis);",

@@ -245,6 +245,16 @@ describe('read(request) on a Web Request', () => {
     assert.equal(given, request);
   });
 
+  test('what a type function throws rejects the read', async () => {
+    const refusal = new Error('no such tenant');
+    const reading = text.read(post('hello', { 'content-type': 'text/plain' }), {
+      type: () => {
+        throw refusal;
+      },
+    });
+    assert.equal(await rejection(reading), refusal);
+  });
+
   test('reads without options in a row follow each Content-Type, matching or not', async () => {
     assert.deepEqual(await json.read(post('{"a":1}', JSON_TYPE)), { a: 1 });
     const err = await rejection(json.read(post('{"a":1}', { 'content-type': 'text/plain' })));

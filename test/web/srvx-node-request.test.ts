@@ -107,3 +107,29 @@ test('on srvx, a failure read off the Node request is on the Request for fetchLo
   }
   assert.deepEqual(lines, ['413 entity.too.large']);
 });
+
+test('on srvx, what a type function throws rejects a read off the Node request', async () => {
+  const refusal = Object.assign(new Error('no such tenant'), {
+    status: 404,
+    type: 'tenant.unknown',
+  });
+  await withSrvx(
+    (request: Request) =>
+      answer(
+        json.read(request, {
+          type: () => {
+            throw refusal;
+          },
+        }),
+      ),
+    async (origin) => {
+      const response = await fetch(origin, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      assert.equal(response.status, 404);
+      assert.equal(await response.text(), 'tenant.unknown');
+    },
+  );
+});
