@@ -13,13 +13,13 @@ import { compare, Load, tempDir } from '../helpers/destination.js';
 
 const dir = tempDir();
 
-/** Bundles children/bundled-server.mjs into `app`, runs it under load, ends it with SIGTERM. */
+/** Bundles fixtures/bundled-server.mjs into `app`, runs it under load, ends it with SIGTERM. */
 async function bundleAndRun(format: 'cjs' | 'esm', banner?: string) {
   const app = join(dir, format);
   mkdirSync(app);
   const out = `server.${format === 'cjs' ? 'cjs' : 'mjs'}`;
   await build({
-    entryPoints: [new URL('./children/bundled-server.mjs', import.meta.url).pathname],
+    entryPoints: [new URL('./fixtures/bundled-server.mjs', import.meta.url).pathname],
     bundle: true,
     platform: 'node',
     format,

@@ -1,4 +1,4 @@
-// What the destination tests share: a child server (children/server.ts) started and driven
+// What the destination tests share: a child server (fixtures/server.ts) started and driven
 // from outside, and a load of keep-alive requests that records which were answered.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,7 +10,7 @@ import { after, afterEach } from 'node:test';
 import type { Destination } from '../../src/logger/destination/types.js';
 import { logger } from '../../src/logger/index.js';
 
-const SERVER = new URL('../destination/children/server.ts', import.meta.url).pathname;
+const SERVER = new URL('../destination/fixtures/server.ts', import.meta.url).pathname;
 
 /** A temporary folder for the calling file, removed after its tests. */
 export function tempDir(): string {
@@ -28,7 +28,7 @@ export interface ServerChild {
 }
 
 /**
- * Starts children/server.ts with a target and options; its stdout is piped unless ignored.
+ * Starts fixtures/server.ts with a target and options; its stdout is piped unless ignored.
  * `fileSizeKiB` caps the size of any file it writes (the shell's `ulimit -f`): a write that
  * passes it is cut short, then fails with EFBIG, as on a disk that fills up mid-write.
  */

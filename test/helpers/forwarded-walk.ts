@@ -1,4 +1,4 @@
-// Servers with `trustProxy` in a child process (test/hostile/children/forwarded-walk.ts), and
+// Servers with `trustProxy` in a child process (test/logger/fixtures/forwarded-walk.ts), and
 // the address each logs for a request with given forwarding headers. The child stands between
 // the test and a walk of the header that might never end: such a walk blocks the child's event
 // loop, so the request times out here, its test fails under its own name, and the child is
@@ -6,12 +6,12 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import type { WalkServer } from '../hostile/children/forwarded-walk.js';
+import type { WalkServer } from '../logger/fixtures/forwarded-walk.js';
 import { send } from './client.js';
 
-export type { WalkDoor, WalkServer } from '../hostile/children/forwarded-walk.js';
+export type { WalkDoor, WalkServer } from '../logger/fixtures/forwarded-walk.js';
 
-const CHILD = new URL('../hostile/children/forwarded-walk.ts', import.meta.url).pathname;
+const CHILD = new URL('../logger/fixtures/forwarded-walk.ts', import.meta.url).pathname;
 
 /** How long a request may take: a walk that ends takes microseconds. */
 const ANSWER_MS = 3000;

@@ -1,8 +1,9 @@
-// Helpers for the hostile-input, fault and load tests (test/hostile). Shared servers and
-// clients live in ./index.ts; this file adds what only the hostile suite needs: swapping the
-// implementation under test for a deliberately vulnerable one, watching for uncaught
-// exceptions, counting what outlives a request, running a child process, and checking log
-// lines for forgery.
+// Helpers for the hostile-input, fault and load tests, which live in the folder of their
+// subject (test/logger/attacks.test.ts, test/parsers/memory.test.ts, ...: docs/security.md's
+// "How this is tested" lists them). Shared servers and clients live in ./index.ts; this file
+// adds what only those tests need: swapping the implementation under test for a deliberately
+// vulnerable one, watching for uncaught exceptions, counting what outlives a request, running
+// a child process, and checking log lines for forgery.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
@@ -10,7 +11,7 @@ import { after, before } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Middleware } from './server.js';
 
-/** The public API the hostile suite attacks. */
+/** The public API the hostile-input tests attack. */
 export type Subject = typeof import('../../src/index.js');
 
 /**
@@ -118,7 +119,7 @@ export function watchUncaught(): { readonly errors: unknown[]; take(): unknown[]
   };
 }
 
-/** What every hostile test file needs: set up by `hostileSetup`. */
+/** What every hostile-input test file needs: set up by `hostileSetup`. */
 export interface HostileSetup {
   /** The implementation under test (readable in tests and hooks, once loaded). */
   readonly subject: Subject;
@@ -135,7 +136,7 @@ export interface HostileSetup {
 }
 
 /**
- * The set-up every hostile test file shares, called once at its top: the subject and its
+ * The set-up every hostile-input test file shares, called once at its top: the subject and its
  * documented error types are loaded before the file's tests, and uncaught exceptions are
  * watched until it ends.
  */

@@ -74,7 +74,7 @@ describe('10,000 requests logged to a file', () => {
 describe('four cluster workers appending to one file', () => {
   test('10,000 requests give 10,000 intact lines, none torn or lost, from all four workers', async () => {
     const file = join(dir, 'cluster.log');
-    const result = await runChild(new URL('./children/cluster.ts', import.meta.url), {
+    const result = await runChild(new URL('./fixtures/cluster.ts', import.meta.url), {
       args: [file, String(REQUESTS)],
       timeoutMs: 90_000,
     });
@@ -97,11 +97,11 @@ describe('four cluster workers appending to one file', () => {
 });
 
 describe('immediate lines survive a crash right after the request arrives', () => {
-  /** Starts children/crash.ts with stdout going to `stdout`, sends one request, waits for the crash. */
+  /** Starts fixtures/crash.ts with stdout going to `stdout`, sends one request, waits for the crash. */
   async function crashWith(stdout: 'pipe' | number): Promise<{ code: number | null; out: string }> {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', new URL('./children/crash.ts', import.meta.url).pathname],
+      ['--import', 'tsx', new URL('./fixtures/crash.ts', import.meta.url).pathname],
       { stdio: ['ignore', stdout, 'pipe'] },
     );
     let out = '';

@@ -4,7 +4,7 @@
 // in `Forwarded`, through every door that takes `trustProxy`. An empty entry is no entry (RFC
 // 9110's list rule): skipped, it neither counts as a hop nor ends the walk. And an IPv6 zone
 // (`%eth0`) comes only with the socket's own address: an entry with one is malformed.
-// The servers run in a child process (children/forwarded-walk.ts): a walk that never ends
+// The servers run in a child process (fixtures/forwarded-walk.ts): a walk that never ends
 // stops that process, and each request then fails here after 3 s instead of hanging the run.
 // The whole table runs on node:http and on the fetch door; the other doors share their walk
 // and get the rows that hung before it was fixed, so a regression costs minutes, not more.

@@ -5,7 +5,7 @@
 // one docs/security.md describes: empty entries skipped, not hops; from the peer, each trusted
 // hop steps to the next entry from the right; a malformed entry ends the walk at the last
 // address reached. So it is always an IP address: the peer's or one a header gave.
-// The servers run in a child process (children/forwarded-walk.ts): a walk that never ends
+// The servers run in a child process (fixtures/forwarded-walk.ts): a walk that never ends
 // fails the property after 3 s instead of hanging the run.
 import assert from 'node:assert/strict';
 import { isIP } from 'node:net';

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { lastJson, runChild } from '../helpers/hostile.js';
 
-// Memory bounds, measured in a fresh process started with --expose-gc (children/memory.ts):
+// Memory bounds, measured in a fresh process started with --expose-gc (fixtures/memory.ts):
 // the peak RSS an attack adds (getrusage's high-water mark, before and after), and the heap
 // and handles left after thousands of requests, once garbage is collected.
 
-const child = new URL('./children/memory.ts', import.meta.url);
+const child = new URL('./fixtures/memory.ts', import.meta.url);
 const MB = 1024 * 1024;
 
 interface Snapshot {

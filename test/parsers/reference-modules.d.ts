@@ -1,5 +1,6 @@
-// The reference implementations the unit tests compare against (body-parser's own
-// dependencies, present through the body-parser devDependency, without published types).
+// The reference implementations that limits-size-strings.test.ts and content-type.test.ts
+// compare against (body-parser's own dependencies, present through the body-parser
+// devDependency, without published types).
 declare module 'bytes' {
   const bytes: { parse(value: string | number): number | null };
   export default bytes;

@@ -4,11 +4,11 @@ import { lastJson, runChild } from '../helpers/hostile.js';
 
 // A fetch handler served on Node through the adapters that turn node:http's request into a Web
 // Request with `Readable.toWeb` (srvx, @hono/node-server), each in a fresh process
-// (children/web-adapters.ts): a body the parser stops reading must neither take the process
+// (fixtures/node-adapters.ts): a body the parser stops reading must neither take the process
 // down (Node 20's ERR_INVALID_STATE, see src/parsers/web-body.ts) nor cost more memory than
 // the limit, and the server answers the next request.
 
-const child = new URL('./children/web-adapters.ts', import.meta.url);
+const child = new URL('./fixtures/node-adapters.ts', import.meta.url);
 const MB = 1024 * 1024;
 
 interface Report {
