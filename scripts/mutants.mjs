@@ -5,8 +5,8 @@
 // runs them in that order).
 // `survives`: the reason a mutant may survive (an equivalent mutant, say), when it may.
 
-const PARSERS = ['test/parsers/', 'test/unit/parsers'];
-const LOGGER = ['test/logger/', 'test/unit/logger'];
+const PARSERS = ['test/parsers/'];
+const LOGGER = ['test/logger/'];
 const READ = 'src/parsers/read-body.ts';
 const PIPELINE = 'src/parsers/pipeline.ts';
 const WEB = 'src/parsers/web-body.ts';
@@ -26,55 +26,55 @@ const FETCH = 'src/logger/fetch.ts';
 // before the rest of the family's tests.
 const PARSERS_FIRST = {
   abort: ['test/parsers/malformed-requests'],
-  drain: ['test/parsers/draining', 'test/parsers/limits'],
+  drain: ['test/parsers/draining', 'test/parsers/limits.test'],
   stall: ['test/parsers/default-error-handlers', 'test/parsers/draining'],
   h2: ['test/parsers/protocols'],
-  limit: ['test/parsers/limits'],
-  next: ['test/parsers/malformed-requests', 'test/parsers/errors', 'test/parsers/pipeline'],
-  body: ['test/parsers/limits', 'test/parsers/pipeline'],
+  limit: ['test/parsers/limits.test'],
+  next: ['test/parsers/malformed-requests', 'test/parsers/errors.test', 'test/parsers/pipeline'],
+  body: ['test/parsers/limits.test', 'test/parsers/pipeline'],
   type: ['test/parsers/type-option'],
-  charset: ['test/parsers/errors', 'test/unit/parsers-charset', 'test/parsers/text'],
+  charset: ['test/parsers/errors.test', 'test/parsers/charsets', 'test/parsers/text'],
   inflate: ['test/parsers/encodings'],
   size: ['test/parsers/malformed-requests'],
   stream: ['test/parsers/malformed-requests'],
   listeners: ['test/parsers/pipeline'],
   verify: ['test/parsers/verify'],
-  json: ['test/parsers/prototype-poisoning', 'test/parsers/json'],
+  json: ['test/parsers/prototype-poisoning.test', 'test/parsers/json'],
   parse: ['test/parsers/json-parse-option'],
-  schema: ['test/parsers/schema'],
-  read: ['test/parsers/read'],
-  urlencoded: ['test/parsers/urlencoded', 'test/hostile/attacks-parsers'],
-  bytes: ['test/unit/parsers-bytes', 'test/parsers/options'],
+  schema: ['test/parsers/schema.test'],
+  read: ['test/parsers/read.test'],
+  urlencoded: ['test/parsers/urlencoded', 'test/parsers/attacks'],
+  bytes: ['test/parsers/limits-size-strings', 'test/parsers/options'],
   options: ['test/parsers/options'],
 };
 const LOGGER_FIRST = {
-  timing: ['test/logger/several-loggers', 'test/logger/tokens-timing', 'test/logger/remote-addr'],
-  escape: ['test/unit/logger-escape', 'test/logger/escaping'],
+  timing: ['test/logger/several-loggers', 'test/logger/tokens-timing.test', 'test/logger/remote-addr.test'],
+  escape: ['test/logger/escaping-field', 'test/logger/escaping.test'],
   predefined: ['test/logger/aborted-requests', 'test/logger/predefined-formats'],
-  stream: ['test/logger/failures', 'test/logger/stream'],
+  stream: ['test/logger/failures.test', 'test/logger/stream'],
   done: [
     'test/logger/aborted-requests',
     'test/logger/protocols',
     'test/logger/several-loggers',
     'test/logger/listeners',
   ],
-  skip: ['test/logger/failures'],
-  format: ['test/logger/failures'],
-  tokens: ['test/logger/custom-tokens', 'test/logger/failures'],
-  'basic-auth': ['test/unit/logger-basic-auth', 'test/logger/remote-user'],
-  'remote-user': ['test/hostile/api-key-user-name'],
+  skip: ['test/logger/failures.test'],
+  format: ['test/logger/failures.test'],
+  tokens: ['test/logger/custom-tokens', 'test/logger/failures.test'],
+  'basic-auth': ['test/logger/remote-user-basic-auth', 'test/logger/remote-user.test'],
+  'remote-user': ['test/logger/remote-user-keys'],
   'body-bytes': [
-    'test/hostile/response-body-bytes',
-    'test/logger/body-bytes',
+    'test/logger/body-bytes-hostile',
+    'test/logger/body-bytes.test',
     'test/logger/json-format',
   ],
-  redact: ['test/logger/redaction-urls', 'test/logger/redaction'],
-  query: ['test/hostile/query-readings', 'test/logger/redaction-urls'],
-  url: ['test/hostile/url-secrets', 'test/logger/redaction-urls'],
-  otel: ['test/hostile/otel-records', 'test/logger/otel-records'],
+  redact: ['test/logger/redaction-urls', 'test/logger/redaction.test'],
+  query: ['test/logger/redaction-query-readings', 'test/logger/redaction-urls'],
+  url: ['test/logger/redaction-url-secrets', 'test/logger/redaction-urls'],
+  otel: ['test/logger/otel-records-escaping', 'test/logger/otel-records.test'],
   failure: ['test/logger/error-fields'],
   'request-id': ['test/logger/request-id'],
-  objects: ['test/logger/escaping', 'test/hostile/properties-logger'],
+  objects: ['test/logger/escaping.test', 'test/logger/escaping-property'],
 };
 
 /** A family's mutant maker: its test files, the most telling ones for the mutant first. */
@@ -86,12 +86,12 @@ const family = (first, all) => (name, file, find, replace) => ({
   tests: [...(first[name.split(':')[0]] ?? []), ...all],
 });
 const parsers = family(PARSERS_FIRST, PARSERS);
-/** A mutant of a defence issue 30 asked for, killed in test/hostile/ (`tests` first). */
+/** A mutant with its own test files (`tests`, most telling first), not a family's. */
 const hostile = (name, file, find, replace, tests) => ({ name, file, find, replace, tests });
-const SUBMITTED = 'test/hostile/submitted-values';
-const BOUNDS = 'test/hostile/schema-report-bounds';
-const CALLBACKS = 'test/hostile/application-callbacks';
-const PROPERTY = 'test/hostile/properties-schema-values';
+const SUBMITTED = 'test/parsers/submitted-values.test';
+const BOUNDS = 'test/parsers/schema-report-bounds';
+const CALLBACKS = 'test/parsers/application-callbacks';
+const PROPERTY = 'test/parsers/submitted-values-property';
 const logger = family(LOGGER_FIRST, LOGGER);
 /** A mutant of httpware/koa's bodyParser, killed in its own tests. */
 const KOA_BP = 'src/koa/body-parser.ts';
@@ -102,7 +102,7 @@ const koaBodyParser = (name, find, replace, tests = ['test/koa/body-parser']) =>
   replace,
   tests,
 });
-/** A mutant whose defence is pinned in test/hostile: those files run first. */
+/** A family's mutant whose defence is pinned in other files: those files run first. */
 const pinned = (mutant, ...files) => ({ ...mutant, tests: [...files, ...mutant.tests] });
 
 export const mutants = [
@@ -295,7 +295,7 @@ export const mutants = [
       '    if (connection !== null) connection.unwatch(this);\n    else if',
       '    if (connection !== null) {\n    } else if',
     ),
-    'test/hostile/memory',
+    'test/parsers/memory',
   ),
   parsers(
     'inflate: no error listener on the decompressor',
@@ -445,7 +445,7 @@ export const mutants = [
     SCHEMA,
     "const where = first.path.length === 0 ? 'the body' : shorter(first.path.join('.'), MAX_MESSAGE);",
     'const where = first.message;',
-    ['test/parsers/schema', SUBMITTED],
+    ['test/parsers/schema.test', SUBMITTED],
   ),
   hostile(
     "values: a verbatim logger's setting reaches every logger's line",
@@ -466,7 +466,7 @@ export const mutants = [
     READ,
     '  if (req.httpVersionMajor === 2 && (req as { aborted?: unknown }).aborted === true) {\n    return abortedBeforeRead(announcedLength(req));\n  }\n',
     '',
-    ['test/hostile/read-lifecycle'],
+    ['test/parsers/read-lifecycle'],
   ),
   hostile(
     "bounds: the message's path kept whole",
@@ -494,7 +494,7 @@ export const mutants = [
     SCHEMA,
     "  return clean(shorter(typeof key === 'symbol' ? (key.description ?? '') : key, MAX_KEY));",
     "  return clean(typeof key === 'symbol' ? (key.description ?? '') : key);",
-    [BOUNDS, 'test/parsers/schema'],
+    [BOUNDS, 'test/parsers/schema.test'],
   ),
   hostile(
     'bounds: every segment of a path read',
@@ -515,7 +515,7 @@ export const mutants = [
     SCHEMA,
     'if (deeper || text.length > MAX_VALIDATOR_MESSAGE)',
     'if (text.length > MAX_VALIDATOR_MESSAGE)',
-    ['test/parsers/schema'],
+    ['test/parsers/schema.test'],
   ),
 
   // A schema's or a verify's result that throws when read (issue 30).
@@ -574,7 +574,7 @@ export const mutants = [
       "  const bytes = Buffer.from(text, 'utf8');",
       "  if (text) return text.replace(/\\+/g, ' ');\n  const bytes = Buffer.from(text, 'utf8');",
     ),
-    'test/hostile/attacks-parsers',
+    'test/parsers/attacks',
   ),
   parsers(
     'urlencoded: depth past the limit allowed',
@@ -595,7 +595,7 @@ export const mutants = [
       'if (count > depth || count > SEGMENTS) return 0;',
       'if (count > depth) return 0;',
     ),
-    'test/hostile/attacks-parsers',
+    'test/parsers/attacks',
   ),
   parsers(
     'urlencoded: a nested form takes a __proto__ name',
@@ -616,7 +616,7 @@ export const mutants = [
       '  segments.length = 0;\n',
       '',
     ),
-    'test/hostile/memory',
+    'test/parsers/memory',
   ),
   parsers(
     'urlencoded: a depth error is not a 400',
@@ -1042,7 +1042,7 @@ export const mutants = [
       '(?:(?<=${marks})|${listedSource(names)})',
       '(?:(?<=%)|${listedSource(names)})',
     ),
-    'test/hostile/attacks-logger.test.ts',
+    'test/logger/attacks.test.ts',
   ),
 
   // Issue 30: the read lifecycle and contained faults.
@@ -1053,7 +1053,7 @@ export const mutants = [
       "if (typeof then === 'function') then.call(result, undefined, onError);",
       '',
     ),
-    'test/hostile/logger-faults',
+    'test/logger/failures-hostile',
   ),
 
   pinned(
@@ -1063,7 +1063,7 @@ export const mutants = [
       '    res?.writableEnded === true ||\n',
       '',
     ),
-    'test/hostile/read-lifecycle',
+    'test/parsers/read-lifecycle',
   ),
   pinned(
     parsers(
@@ -1072,11 +1072,11 @@ export const mutants = [
       '    req.readableFlowing === true ||\n',
       '',
     ),
-    'test/hostile/read-lifecycle',
+    'test/parsers/read-lifecycle',
   ),
   pinned(
     parsers('read: a second read is not refused', READ, '    readStarted(req)\n', '    false\n'),
-    'test/hostile/read-lifecycle',
+    'test/parsers/read-lifecycle',
   ),
   pinned(
     parsers(
@@ -1085,7 +1085,7 @@ export const mutants = [
       '    if (res.writableEnded) {',
       '    if (false) {',
     ),
-    'test/hostile/read-lifecycle',
+    'test/parsers/read-lifecycle',
   ),
   pinned(
     parsers(
@@ -1094,7 +1094,7 @@ export const mutants = [
       '    if (req.httpVersionMajor === 2 || !req.socket) {',
       '    if (true) {',
     ),
-    'test/hostile/read-lifecycle',
+    'test/parsers/read-lifecycle',
   ),
 
   pinned(
@@ -1104,7 +1104,7 @@ export const mutants = [
       '  return !stream.readableEnded || (stream.rstCode ?? 0) !== 0;',
       '  return false;',
     ),
-    'test/hostile/read-lifecycle',
+    'test/parsers/read-lifecycle',
   ),
   pinned(
     parsers(
@@ -1113,7 +1113,7 @@ export const mutants = [
       '    this.onValue = null;\n    this.onReason = null;\n',
       '',
     ),
-    'test/hostile/memory',
+    'test/parsers/memory',
   ),
   pinned(
     parsers(
@@ -1122,21 +1122,21 @@ export const mutants = [
       '    this.forget();\n    this.cleanup(true);',
       '    this.cleanup(true);',
     ),
-    'test/hostile/memory',
+    'test/parsers/memory',
   ),
   hostile(
     'fetch-address: CF-Connecting-IP trusted off workerd',
     'src/logger/core/runtime-address.ts',
     "  return onWorkerd() ? address(request.headers.get('cf-connecting-ip')) : undefined;",
     "  return address(request.headers.get('cf-connecting-ip'));",
-    ['test/hostile/fetch-remote-addr', 'test/web/'],
+    ['test/logger/remote-addr-fetch', 'test/web/'],
   ),
   hostile(
     'fetch-address: the header before what the runtime gave',
     'src/logger/core/runtime-address.ts',
     '  return address((request as { ip?: unknown }).ip);',
     "  return address(request.headers.get('cf-connecting-ip') ?? (request as { ip?: unknown }).ip);",
-    ['test/hostile/fetch-remote-addr', 'test/web/'],
+    ['test/logger/remote-addr-fetch', 'test/web/'],
   ),
   hostile(
     'fetch-undelivered: no line for a body never read',
@@ -1199,21 +1199,21 @@ export const mutants = [
     WEB,
     '    if (cancelAfter) setTimeout(cancel, DRAIN_LIMIT_MS, reader);',
     '    if (cancelAfter) cancel(reader);',
-    ['test/hostile/web-adapters'],
+    ['test/web/node-adapters'],
   ),
   hostile(
     'web: a reader cancelled before the answer went out',
     WEB,
     '    if (cancelAfter) setTimeout(cancel, DRAIN_LIMIT_MS, reader);',
     '    if (cancelAfter) setTimeout(cancel, 0, reader);',
-    ['test/hostile/web-adapters', 'test/web/plain-request'],
+    ['test/web/node-adapters', 'test/web/plain-request'],
   ),
   hostile(
     "read: a type function's throw not handed to the read",
     'src/parsers/prologue.ts',
     '    reject(thrown);\n    return null;',
     '    return null;',
-    ['test/web/plain-request', 'test/web/srvx-node-request', 'test/parsers/read'],
+    ['test/web/plain-request', 'test/web/srvx-node-request', 'test/parsers/read.test'],
   ),
   hostile(
     'web: the signal not listened to off Bun',
@@ -1248,14 +1248,14 @@ export const mutants = [
     WEB,
     '    if (discarded > DRAIN_LIMIT_BYTES) spent();\n',
     '    if (discarded > 64 * DRAIN_LIMIT_BYTES) spent();\n',
-    ['test/hostile/web-body-bounds'],
+    ['test/web/body-bounds'],
   ),
   hostile(
     'web: the drain reads on past its time bound',
     WEB,
     '    if (stopped) return;\n    if (done) {',
     '    if (done) {',
-    ['test/hostile/web-body-bounds'],
+    ['test/web/body-bounds'],
   ),
   hostile(
     'web: a body that timed out is drained first',
@@ -1273,7 +1273,7 @@ export const mutants = [
   ),
   hostile('timeout: the body timer never armed', PIPELINE, '      this.bound.watch(this);\n', '', [
     'test/web/plain-request',
-    'test/hostile/slow-clients',
+    'test/parsers/slow-clients',
   ]),
   hostile(
     'timeout: the body timer outlives a body that arrived',
@@ -1287,14 +1287,14 @@ export const mutants = [
     READ,
     'if (this.abandonRest || (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES)) {',
     'if (declared !== null && declared - this.consumed > DRAIN_LIMIT_BYTES) {',
-    ['test/hostile/slow-clients'],
+    ['test/parsers/slow-clients'],
   ),
   hostile(
     'tiny chunks: every chunk kept as it came',
     'src/parsers/gather.ts',
     '  return chunk.length >= KEEP_MIN_BYTES && chunk.buffer.byteLength <= 2 * chunk.length;',
     '  return true;',
-    ['test/hostile/memory'],
+    ['test/parsers/memory'],
   ),
   {
     ...hostile(
@@ -1302,7 +1302,7 @@ export const mutants = [
       PIPELINE,
       '    this.decodeAsRead = this.options.verify === null && !this.options.rawBody;',
       "    this.decodeAsRead = charset === 'utf-8' && this.options.verify === null && !this.options.rawBody;",
-      ['test/hostile/memory'],
+      ['test/parsers/memory'],
     ),
     survives:
       'equivalent under the bound: since gather.ts gathers small chunks into one buffer, a ' +
@@ -1314,14 +1314,14 @@ export const mutants = [
     'src/parsers/gather.ts',
     '    if (rest.length >= this.size) this.sink(rest);',
     '    if (rest.length >= 0) this.sink(rest);',
-    ['test/parsers/decoding-in-pieces', 'test/hostile/memory'],
+    ['test/parsers/decoding-in-pieces', 'test/parsers/memory'],
   ),
   hostile(
     'tiny chunks: a compressed body written into zlib a chunk at a time',
     READ,
     '    this.onPipedData = (chunk: Buffer) => blocks.write(chunk);',
     '    this.onPipedData = (chunk: Buffer) => {\n      if (!decompressor.write(chunk)) req.pause();\n    };',
-    ['test/hostile/memory'],
+    ['test/parsers/memory'],
   ),
   hostile(
     'inflate: a request paused for zlib never resumed',
@@ -1335,7 +1335,7 @@ export const mutants = [
     READ,
     '      if (!decompressor.write(bytes) && decompressor.writableLength >= PIPE_PAUSE_BYTES) {',
     '      if (!decompressor.write(bytes)) {',
-    ['test/hostile/memory'],
+    ['test/parsers/memory'],
   ),
   hostile(
     'tiny chunks: the gathering buffer grows past the limit',
@@ -1349,84 +1349,84 @@ export const mutants = [
     WEB,
     'if (this.declared !== null && this.taken > this.declared) {',
     'if (false) {',
-    ['test/hostile/web-body-bounds'],
+    ['test/web/body-bounds'],
   ),
   hostile(
     'trust-proxy: the left-most entry instead of the first untrusted',
     'src/logger/core/proxy.ts',
     '      if (!trusts(address, hop)) break;',
     '      if (!trusts(address, hop) && hop > 0) {}',
-    ['test/hostile/trust-proxy'],
+    ['test/logger/remote-addr-trust-proxy'],
   ),
   hostile(
     'trust-proxy: a malformed entry taken as it is',
     'src/logger/core/proxy.ts',
     '      if (next === undefined) break;\n      address = next;',
     '      address = next ?? entry;',
-    ['test/hostile/trust-proxy'],
+    ['test/logger/remote-addr-trust-proxy'],
   ),
   hostile(
     'trust-proxy: short and hex IPv4 forms read as addresses',
     'src/logger/core/proxy.ts',
     '  return IPV4.test(node) ? node : undefined;',
     '  return /^[0-9a-fx.]+$/i.test(node) ? node : undefined;',
-    ['test/hostile/trust-proxy'],
+    ['test/logger/remote-addr-trust-proxy'],
   ),
   hostile(
     'trust-proxy: both headers read',
     LOG,
     '  const value = req.headers[proxy.header];',
     "  const value = req.headers[proxy.header] ?? req.headers['x-forwarded-for'];",
-    ['test/hostile/trust-proxy'],
+    ['test/logger/remote-addr-trust-proxy'],
   ),
   hostile(
     'trust-proxy: a leading comma searched for again and again',
     'src/logger/core/proxy.ts',
     '    while (end > 0) {',
     '    while (end >= 0) {',
-    ['test/hostile/forwarded-lists', 'test/hostile/properties-forwarded'],
+    ['test/logger/remote-addr-forwarded-lists', 'test/logger/remote-addr-forwarded-property'],
   ),
   hostile(
     'trust-proxy: an empty entry ends the walk',
     'src/logger/core/proxy.ts',
     "      if (entry === '') continue;",
     "      if (entry === '') break;",
-    ['test/hostile/forwarded-lists', 'test/hostile/properties-forwarded'],
+    ['test/logger/remote-addr-forwarded-lists', 'test/logger/remote-addr-forwarded-property'],
   ),
   hostile(
     'trust-proxy: an empty entry counted as a hop',
     'src/logger/core/proxy.ts',
     "      if (entry === '') continue;",
     "      if (entry === '') {\n        hop += 1;\n        continue;\n      }",
-    ['test/hostile/forwarded-lists', 'test/hostile/properties-forwarded'],
+    ['test/logger/remote-addr-forwarded-lists', 'test/logger/remote-addr-forwarded-property'],
   ),
   hostile(
     'trust-proxy: any white space trimmed from an entry',
     'src/logger/core/proxy.ts',
     '      const entry = listElement(value, comma + 1, end);',
     '      const entry = value.slice(comma + 1, end).trim();',
-    ['test/hostile/forwarded-lists', 'test/hostile/properties-forwarded'],
+    ['test/logger/remote-addr-forwarded-lists', 'test/logger/remote-addr-forwarded-property'],
   ),
   hostile(
     "trust-proxy: a header's IPv6 zone taken",
     'src/logger/core/proxy.ts',
     '  if (colon !== -1) return bareIpv6 && ipv6Bytes(node) !== undefined ? node : undefined;',
     '  if (colon !== -1) return bareIpv6 && ipBytes(node) !== undefined ? node : undefined;',
-    ['test/hostile/forwarded-lists', 'test/hostile/trust-proxy'],
+    ['test/logger/remote-addr-forwarded-lists', 'test/logger/remote-addr-trust-proxy'],
   ),
   hostile(
     'trust-proxy: a bracketed IPv6 zone taken from a header',
     'src/logger/core/proxy.ts',
     '    return ipv6Bytes(host) !== undefined ? host : undefined;',
     "    return host.includes(':') && ipBytes(host) !== undefined ? host : undefined;",
-    ['test/hostile/forwarded-lists', 'test/hostile/properties-forwarded'],
+    ['test/logger/remote-addr-forwarded-lists', 'test/logger/remote-addr-forwarded-property'],
   ),
   hostile(
     'trust-proxy: a header trusted by default',
     'src/logger/core/proxy.ts',
     '  if (isOff(value)) return undefined;',
     '  if (isOff(value)) return () => true;',
-    ['test/hostile/trust-proxy'],
+    ['test/logger/remote-addr-trust-proxy'],
   ),
   hostile(
     "route: Koa's ctx._matchedRoute taken whatever layer it names (a router middleware's pattern)",
@@ -1533,7 +1533,7 @@ export const mutants = [
     'src/koa/closing.ts',
     "    if (error.headers === undefined) error.headers = { connection: 'close' };",
     '',
-    ['test/hostile/koa-abandoned-body', 'test/koa/'],
+    ['test/koa/parsers-abandoned-body', 'test/koa/'],
   ),
   hostile(
     "fastify: an application's own JSON parser removed",
@@ -1547,7 +1547,7 @@ export const mutants = [
     'src/fastify/index.ts',
     '            replaceFastifyDefault(instance, type, parser);',
     '            void type;',
-    ['test/fastify/own-parsers', 'test/hostile/fastify-parsers'],
+    ['test/fastify/own-parsers', 'test/fastify/parsers-hostile'],
   ),
   hostile(
     "fastify: Fastify's own JSON parser replaced with json: false",
@@ -1638,7 +1638,7 @@ export const mutants = [
     'src/parsers/read-body.ts',
     "    payload.on('error', ignore);",
     '',
-    ['test/hostile/fastify-parsers'],
+    ['test/fastify/parsers-hostile'],
   ),
   hostile(
     "fastify: a preParsing stream's Content-Encoding decoded again",
@@ -1680,119 +1680,119 @@ export const mutants = [
     'src/logger/core/body-fields.ts',
     '      const ok = this.secret(key)',
     '      const ok = false',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: a named path through a secret-named key shown',
     'src/logger/core/body-fields.ts',
     '    return { name, keys, masked: keys.some(secret) };',
     '    return { name, keys, masked: false };',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     "body-fields: the redact option's names not masked",
     'src/logger/core/body-fields.ts',
     '  const secret = secretKeyMatcher([...policy.headers, ...policy.query]);',
     '  const secret = secretKeyMatcher([]);',
-    ['test/logger/body-fields'],
+    ['test/logger/body-fields.test'],
   ),
   hostile(
     'body-fields: secret words matched inside other words (spinner, postalCode)',
     'src/logger/core/secret-names.ts',
     "const WORDS = new RegExp(`(?:^| )(?:${SECRET_WORDS.join('|')})s?(?: |$)`);",
     "const WORDS = new RegExp(`(?:${SECRET_WORDS.join('|')})`);",
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: keys not split at camelCase or acronyms',
     'src/logger/core/secret-names.ts',
     'const WORD = /\\p{Lu}+(?!\\p{Ll})|\\p{Lu}?\\p{Ll}+|[\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+|\\p{N}+/gu;',
     'const WORD = /[\\p{L}\\p{M}]+|\\p{N}+/gu;',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: a plural secret word kept (recoveryCodes)',
     'src/logger/core/secret-names.ts',
     "const WORDS = new RegExp(`(?:^| )(?:${SECRET_WORDS.join('|')})s?(?: |$)`);",
     "const WORDS = new RegExp(`(?:^| )(?:${SECRET_WORDS.join('|')})(?: |$)`);",
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: a secret name written as one word kept (newpassword)',
     'src/logger/core/secret-names.ts',
     "    return whole.has(squashed) || STEMS.test(squashed) || WORDS.test(list.join(' '));",
     "    return whole.has(squashed) || WORDS.test(list.join(' '));",
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: a key secret alone kept (code, key)',
     'src/logger/core/secret-names.ts',
     '  const whole = new Set(SECRET_KEYS);',
     '  const whole = new Set<string>();',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: a top-level array read',
     'src/logger/core/body-fields.ts',
     '  if (!isPlainObject(body)) return undefined;',
     "  if (typeof body !== 'object' || body === null) return undefined;",
-    ['test/logger/body-fields'],
+    ['test/logger/body-fields.test'],
   ),
   hostile(
     'body-fields: inherited properties followed',
     'src/logger/core/body-fields.ts',
     '    } else if (isPlainObject(value) && Object.hasOwn(value, key)) {',
     '    } else if (isPlainObject(value) && key in value) {',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: any object read, not only plain ones',
     'src/logger/core/body-fields.ts',
     '    } else if (isPlainObject(value) && Object.hasOwn(value, key)) {',
     "    } else if (typeof value === 'object' && value !== null && Object.hasOwn(value, key)) {",
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: prototype segments allowed in named paths',
     'src/logger/core/body-fields.ts',
     "    if (keys.some((key) => key === '' || FORBIDDEN_SEGMENTS.has(key))) {",
     "    if (keys.some((key) => key === '')) {",
-    ['test/logger/body-fields'],
+    ['test/logger/body-fields.test'],
   ),
   hostile(
     'body-fields: the walk not stopped at the cap',
     'src/logger/core/body-fields.ts',
     '    return this.text.length <= this.room;',
     '    return true;',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: the cap counted in UTF-16 units, not bytes',
     'src/logger/core/body-fields.ts',
     '      const fits = writer.write(value, maxDepth) && byteLength(writer.text) <= room;',
     '      const fits = writer.write(value, maxDepth);',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: no depth cap',
     'src/logger/core/body-fields.ts',
     '    if (levels === 0) return this.add(\'"[Object]"\');',
     '',
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'body-fields: keys written unescaped',
     'src/logger/core/body-fields.ts',
     '      const name = encodeString(key);',
     `      const name = '"' + key + '"';`,
-    ['test/hostile/body-fields'],
+    ['test/logger/body-fields-hostile'],
   ),
   hostile(
     'sample: a failure sampled out like a success',
     WRITER,
     '        slow || status === undefined || status >= c.keepStatus || failureOf(req) !== undefined;',
     '        slow || status === undefined || failureOf(req) !== undefined;',
-    ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
+    ['test/logger/sampling-hostile', 'test/logger/sampling'],
   ),
   hostile(
     "sample: the span's sampled flag ignored",
@@ -1806,56 +1806,56 @@ export const mutants = [
     WRITER,
     '    if (id !== undefined) return keptByTraceId(id, c.threshold);',
     "    if (id !== undefined) return `${req.headers.traceparent}`.endsWith('1');",
-    ['test/hostile/sampling-and-exclusion', 'test/logger/sampling'],
+    ['test/logger/sampling-hostile', 'test/logger/sampling'],
   ),
   hostile(
     'sample: traceId: false ignored',
     'src/logger/core/controls.ts',
     '    byTraceId: traceId !== false,',
     '    byTraceId: true,',
-    ['test/hostile/sampling-and-exclusion'],
+    ['test/logger/sampling-hostile'],
   ),
   hostile(
     'exclude: a path with dot segments left out by its prefix',
     'src/logger/core/controls.ts',
     '      patterns.some((pattern) => pattern.test(path))) &&\n    !DOT_SEGMENT.test(path);',
     '      patterns.some((pattern) => pattern.test(path)));',
-    ['test/hostile/sampling-and-exclusion'],
+    ['test/logger/exclude-hostile'],
   ),
   hostile(
     'exclude: an encoded or back slash no separator of dot segments',
     'src/logger/core/controls.ts',
     'const DOT_SEGMENT = /(?:^|\\/|\\\\|%2f|%5c)(?:\\.|%2e){1,2}(?:\\/|\\\\|%2f|%5c|$)/i;',
     'const DOT_SEGMENT = /(?:^|\\/)(?:\\.|%2e){1,2}(?:\\/|$)/i;',
-    ['test/hostile/sampling-and-exclusion'],
+    ['test/logger/exclude-hostile'],
   ),
   hostile(
     'exclude: HEAD left out without GET',
     'src/logger/core/controls.ts',
     "  if (methods.has('HEAD') && !methods.has('GET')) {",
     '  if (false) {',
-    ['test/logger/controls-options', 'test/hostile/sampling-and-exclusion'],
+    ['test/logger/controls-options', 'test/logger/exclude-hostile'],
   ),
   hostile(
     'exclude: GET leaves HEAD logged',
     'src/logger/core/controls.ts',
     "  if (methods.has('GET')) methods.add('HEAD');",
     '',
-    ['test/logger/exclude'],
+    ['test/logger/exclude.test'],
   ),
   hostile(
     'exclude: a global RegExp kept with its lastIndex',
     'src/logger/core/controls.ts',
     "      patterns.push(new RegExp(item.source, item.flags.replace(/[gy]/g, '')));",
     '      patterns.push(item);',
-    ['test/hostile/sampling-and-exclusion'],
+    ['test/logger/exclude-hostile'],
   ),
   hostile(
     'koa: ctx.disableBodyParser honoured only when true',
     'src/koa/index.ts',
     '      if (ctx.disableBodyParser) return next().then(ignore);',
     '      if (ctx.disableBodyParser === true) return next().then(ignore);',
-    ['test/koa/parsers'],
+    ['test/koa/parsers.test'],
   ),
   koaBodyParser(
     'ctx.disableBodyParser honoured only when true',
@@ -1966,7 +1966,7 @@ export const mutants = [
     'a body given up on answered without Connection: close',
     '      if (resolved.onError === null) throw keepClosing(err, ctx.res);',
     '      if (resolved.onError === null) throw err;',
-    ['test/hostile/koa-abandoned-body'],
+    ['test/koa/parsers-abandoned-body'],
   ),
   koaBodyParser(
     'an unknown kind in enableTypes taken',
@@ -2079,7 +2079,7 @@ export const mutants = [
     'src/logger/json/format.ts',
     'return added === undefined ? text : `${text}${addedText(added, req)}}`;',
     'return added === undefined ? text : `${text}}`;',
-    ['test/hostile/properties-json-added-fields'],
+    ['test/logger/json-preset-added-fields'],
   ),
   hostile(
     'destination: flush() resolves although its lines were dropped',
@@ -2206,7 +2206,7 @@ export const mutants = [
     READ,
     '    req.readableFlowing === null && !req.readableDidRead && !req.readableEnded && !req.destroyed;',
     '    !req.readableDidRead && !req.readableEnded && !req.destroyed;',
-    ['test/web/srvx', 'test/hostile/web-adapters'],
+    ['test/web/srvx', 'test/web/node-adapters'],
   ),
   // The metrics option (issue 44): what must never become an attribute, and what keeps the
   // series few and right.

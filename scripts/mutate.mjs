@@ -8,14 +8,23 @@
 //   node scripts/mutate.mjs --no-baseline   skip the first run of the tests without a mutant
 //
 // Each mutant is a file, an exact snippet, its replacement and a name. A snippet that does not
-// occur exactly once in its file is *stale* (the code moved on): the mutant is not run and the
-// script fails, so the list is kept up with refactors. A mutant that *survives* (its tests all
+// occur exactly once in its file is *stale* (the code moved on), and so is a test filter that
+// no longer names a test file (the tests moved on): the mutant is not run and the script
+// fails, so the list is kept up with refactors. A mutant that *survives* (its tests all
 // pass) fails the script too, unless the list gives the reason it may (`survives: '...'`).
 // The tests of a mutant run until their first failure (the mutant is then killed); tests that
 // read the build (package, examples) are never chosen, as the scratch copy is not built (its
 // dist/ is the root's, unmutated, for the logger tests whose fixtures load the package).
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mutants } from './mutants.mjs';
@@ -33,8 +42,23 @@ function occurrences(text, snippet) {
   return text.split(snippet).length - 1;
 }
 
-function isStale(mutant) {
-  return occurrences(readFileSync(join(root, mutant.file), 'utf8'), mutant.find) !== 1;
+/** The test files scripts/run-tests.mjs runs, as paths from the root (`test/...`). */
+function listTests(dir = 'test') {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return listTests(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+const testFiles = listTests();
+
+/** Why a mutant cannot be run as written, or null when it can. */
+function staleness(mutant) {
+  const found = occurrences(readFileSync(join(root, mutant.file), 'utf8'), mutant.find);
+  if (found !== 1) return `its snippet occurs ${found} times in ${mutant.file}`;
+  const idle = mutant.tests.filter((part) => !testFiles.some((file) => file.includes(part)));
+  if (idle.length > 0) return `no test file matches ${idle.join(', ')}`;
+  return null;
 }
 
 /** A copy of the tracked and new files (node_modules and dist linked, no .git): mutants go here. */
@@ -95,8 +119,13 @@ function runTests(dir, tests) {
   });
 }
 
-const stale = chosen.filter(isStale);
-for (const mutant of stale) console.log(`stale     ${mutant.name}  (${mutant.file})`);
+const stale = [];
+for (const mutant of chosen) {
+  const reason = staleness(mutant);
+  if (reason === null) continue;
+  stale.push(mutant);
+  console.log(`stale     ${mutant.name}  (${reason})`);
+}
 if (checkOnly) {
   console.log(`${chosen.length - stale.length} current, ${stale.length} stale`);
   process.exit(stale.length > 0 ? 1 : 0);
