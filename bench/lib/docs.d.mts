@@ -1,4 +1,4 @@
-// Types of docs.mjs, for the unit test that renders a fixed summary (test/unit/bench-docs.test.ts).
+// Types of docs.mjs, for the test that renders a fixed summary (test/scripts/bench-docs.test.ts).
 export interface BenchSummary {
   date?: string;
   quick?: boolean;

@@ -500,8 +500,8 @@ function plainQuery(url: string): string | undefined {
 
 // The presets' layouts, derived from their field maps: each field's key is found by what the
 // field reads, and the map's order must be the one the writer above writes in (checked here,
-// when the module loads; the property test test/hostile/properties-json-preset-line.test.ts
-// holds the lines equal to the generic renderer's).
+// when the module loads; the property test test/logger/json-preset-lines.test.ts holds the
+// lines equal to the generic renderer's).
 
 /** A field the preset writer writes at a key of the layout. */
 type Role = Exclude<keyof PresetLayout, 'afterMessage' | 'versionText' | 'durationText'>;
