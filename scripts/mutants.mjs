@@ -48,7 +48,11 @@ const PARSERS_FIRST = {
   options: ['test/parsers/options'],
 };
 const LOGGER_FIRST = {
-  timing: ['test/logger/several-loggers', 'test/logger/tokens-timing.test', 'test/logger/remote-addr.test'],
+  timing: [
+    'test/logger/several-loggers',
+    'test/logger/tokens-timing.test',
+    'test/logger/remote-addr.test',
+  ],
   escape: ['test/logger/escaping-field', 'test/logger/escaping.test'],
   predefined: ['test/logger/aborted-requests', 'test/logger/predefined-formats'],
   stream: ['test/logger/failures.test', 'test/logger/stream'],
