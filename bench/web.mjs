@@ -3,11 +3,13 @@
 //
 //   node bench/web.mjs   (Node)   bun bench/web.mjs   (Bun)   deno run -A bench/web.mjs   (Deno)
 //   node bench/web.mjs --rounds=5 --batch-ms=200 --only=parsers|logger --clock=wall|cpu
+//   node bench/web.mjs --only=parsers --baseline=/path/entries/index.mjs   (another build beside)
 //
 // - parsers: judge suite E's cases (E1/E2): `json.read(request, { limit: '2mb' })` and a
 //   `json.reader({ limit: '2mb' })` against `await request.json()` (`urlencoded` against
 //   `URLSearchParams` for a 20-field form), each on a fresh Web Request built the same way
-//   (the Request's own cost is in both), 100 B, 10 KB and 1 MB JSON. The ratio is httpware's
+//   (the Request's own cost is in both), 100 B, 10 KB and 1 MB JSON shaped as an API's (nested
+//   objects, numbers, escaped quotes, some non-ASCII text, as suite E's). The ratio is httpware's
 //   time over the runtime's; httpware also checks the type, the limit (on the announced length
 //   and every chunk) and prototype keys, which request.json() does not.
 // - logger: a fetch handler answering a small text body, called in process and its body read
@@ -17,6 +19,8 @@
 //   Hono with a no-op middleware (Hono skips its chain for a lone handler: the chain's cost).
 //   Every logger writes to a discarding sink; the figure is overhead in µs per request, and
 //   httpware's overhead as a ratio of hono/logger's.
+// --baseline: `read` of another build (its ESM entry) timed in the same rounds, so a change's
+// gain or cost is seen within one process, whatever the machine's load.
 // Variants run interleaved, in rounds of batches of about `--batch-ms` each; a figure is the
 // median of the round medians. Tables go to stdout; the last line is a JSON summary.
 // --clock=cpu times a batch by the process's CPU time (process.cpuUsage: user + system, GC
@@ -54,6 +58,11 @@ const runtime =
 // The current build, copied as the other groups copy it (lib/httpware.mjs).
 if (!process.env.HTTPWARE_BENCH_ENTRY) await snapshotHttpware();
 const { parsers, fetchLogger } = await loadHttpware();
+const BASELINE = option('baseline', null);
+const baseline =
+  BASELINE === null
+    ? null
+    : (await import(new URL(BASELINE, `file://${process.cwd()}/`).href)).parsers;
 
 /** A sink for lines: the cost measured is the logger's, not a file's. */
 const sink = {
@@ -97,9 +106,12 @@ async function measure(variants) {
 
 const fmt = (n) => n.toFixed(2).padStart(9);
 
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'kilo', 'lima', 'tango', 'über', 'café'];
+
 /**
- * A body of about `bytes` bytes: the JSON cases' array of small objects, or a browser-like form
- * of `fields` flat fields.
+ * A body of about `bytes` bytes: the JSON cases' array of records (a few fields of each kind,
+ * a nested object, a string with escapes, some non-ASCII words, so the text decodes as two-byte
+ * characters as most real bodies' do), or a browser-like form of 20 flat fields.
  */
 function parserBody(name) {
   if (name === 'urlencoded-20') {
@@ -108,10 +120,30 @@ function parserBody(name) {
     return { type: 'application/x-www-form-urlencoded', text: form.toString() };
   }
   const bytes = { 'json-100b': 100, 'json-10kb': 10 * 1024, 'json-1mb': 1024 * 1024 }[name];
+  if (bytes === 100) {
+    return {
+      type: 'application/json',
+      text: '{"id":12345,"name":"Widget","price":19.99,"tags":["a","b"],"active":true,"ref":"x-1"}',
+    };
+  }
+  const word = (i) => WORDS[(i * 7) % WORDS.length];
   const items = [];
-  while (JSON.stringify(items).length < bytes)
-    items.push({ id: items.length, name: 'item', ok: true });
-  return { type: 'application/json', text: JSON.stringify(items) };
+  let length = 0;
+  for (let i = 0; length < bytes; i++) {
+    const item = {
+      id: i,
+      sku: `SKU-${100000 + ((i * 7919) % 900000)}`,
+      name: `${word(i)} ${word(i + 3)}`,
+      price: ((i * 37) % 10000) / 100,
+      active: i % 3 !== 0,
+      tags: [word(i + 1), word(i + 2)],
+      dims: { w: i % 100, h: (i * 3) % 100 },
+      note: `Lorem "ipsum" dolor\n ${word(i + 5)}`,
+    };
+    items.push(item);
+    length += JSON.stringify(item).length + 1;
+  }
+  return { type: 'application/json', text: JSON.stringify({ items }) };
 }
 
 const PARSER_CASES = ['json-100b', 'json-10kb', 'json-1mb', 'urlencoded-20'];
@@ -146,12 +178,17 @@ async function parserCases() {
         : () => make().json(),
       'read(request, options)': () => parser.read(make(), { limit: '2mb' }),
       'reader(request)': () => reader(make()),
+      ...(baseline && {
+        'baseline read': () =>
+          baseline[form ? 'urlencoded' : 'json'].read(make(), { limit: '2mb' }),
+      }),
     });
     const ratio = times['read(request, options)'] / times.runtime;
     const readerRatio = times['reader(request)'] / times.runtime;
-    results[name] = { ...times, ratio, readerRatio };
+    const baselineRatio = baseline && times['baseline read'] / times.runtime;
+    results[name] = { ...times, ratio, readerRatio, ...(baseline && { baselineRatio }) };
     console.log(
-      `parsers ${name.padEnd(13)} runtime ${fmt(times.runtime)} µs  read ${fmt(times['read(request, options)'])} µs (${ratio.toFixed(3)}x)  reader ${fmt(times['reader(request)'])} µs (${readerRatio.toFixed(3)}x)`,
+      `parsers ${name.padEnd(13)} runtime ${fmt(times.runtime)} µs  read ${fmt(times['read(request, options)'])} µs (${ratio.toFixed(3)}x)  reader ${fmt(times['reader(request)'])} µs (${readerRatio.toFixed(3)}x)${baseline ? `  baseline read ${fmt(times['baseline read'])} µs (${baselineRatio.toFixed(3)}x)` : ''}`,
     );
   }
   return results;

@@ -324,8 +324,20 @@ export const mutants = [
   parsers(
     'json: constructor keys not looked for',
     'src/parsers/json.ts',
-    'const PROTOTYPE_NAME = /__proto__|constructor/;',
+    "const PROTOTYPE_NAME = 'Bun' in globalThis ? /__proto__|prototype/ : /proto/;",
     'const PROTOTYPE_NAME = /__proto__/;',
+  ),
+  parsers(
+    'json: the bytes of a UTF-8 body not searched for the names',
+    'src/parsers/json.ts',
+    'if (bytes.includes(PROTO)) return true;',
+    'if (bytes.includes(PROTO)) return false;',
+  ),
+  parsers(
+    'json: the bytes of a UTF-8 body not searched for escapes',
+    'src/parsers/json.ts',
+    'return bytes.includes(ESCAPE) && ESCAPED_NAME_CHAR.test(text);',
+    'return false;',
   ),
   parsers(
     'json: escaped prototype keys not looked for',

@@ -941,6 +941,7 @@ export async function webInProcess(options, log) {
         range(ratio),
         us('reader(request)'),
         range(readerRatio),
+        ...(options.baseline ? [range(of('baselineRatio'))] : []),
       ]);
       const limit = webLimit(name, kase);
       targets.push(
@@ -967,6 +968,7 @@ export async function webInProcess(options, log) {
         'read x runtime',
         'reader µs',
         'reader x runtime',
+        ...(options.baseline ? ['baseline read x runtime'] : []),
       ],
       rows,
     ),
@@ -1011,7 +1013,16 @@ function runWebChild([file, ...args], rounds, batchMs) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       file,
-      [...args, '--only=parsers', `--rounds=${rounds}`, `--batch-ms=${batchMs}`],
+      [
+        ...args,
+        '--only=parsers',
+        `--rounds=${rounds}`,
+        `--batch-ms=${batchMs}`,
+        // run.mjs --baseline: the other build's read timed in the same rounds (web.mjs).
+        ...(process.env.HTTPWARE_BENCH_BASELINE
+          ? [`--baseline=${process.env.HTTPWARE_BENCH_BASELINE}`]
+          : []),
+      ],
       {
         // The snapshot this run measures (run.mjs made it): every runtime reads the same build.
         env: {

@@ -17,7 +17,7 @@ export function jsonPipeline(options?: JsonOptions): Pipeline {
   const common = resolveOptions(options, JSON_TYPE);
   const { reviver, parse: custom, strict, onProtoPoisoning } = resolveJsonOptions(options);
 
-  const parse = (body: string | Buffer): unknown => {
+  const parse = (body: string | Buffer, charset: string | null, bytes?: Buffer): unknown => {
     const text = body as string;
     // An empty body is a common client mistake; body-parser reads it as `{}`.
     if (text.length === 0) return {};
@@ -27,7 +27,11 @@ export function jsonPipeline(options?: JsonOptions): Pipeline {
     }
     if (custom !== null) return parseWith(custom, text, onProtoPoisoning);
     // Prototype keys are only looked for in a body that can hold one: a cheap scan first.
-    const guarded = onProtoPoisoning !== 'ignore' && mayHoldPrototypeKey(text);
+    const guarded =
+      onProtoPoisoning !== 'ignore' &&
+      (SCANS_BYTES && bytes !== undefined && charset === 'utf-8'
+        ? bytesMayHoldPrototypeKey(bytes, text)
+        : mayHoldPrototypeKey(text));
     let value: unknown;
     try {
       value = JSON.parse(
@@ -99,17 +103,36 @@ function strictViolation(text: string, first: string | undefined): HttpwareSynta
 }
 
 // Keys that can reach Object.prototype once application code merges the body into another
-// object. Spelled literally, or with \u escapes of their characters (all in U+005F..U+007A).
-// One regular expression for both names: V8 scans a 10 KB body for the pair in about a third
-// of the time two `includes` take (`includes('constructor')` alone: 4-9 µs, measured in
-// the bench's json 10 KB body, as much as 8% of its parse).
-const PROTOTYPE_NAME = /__proto__|constructor/;
+// object: `__proto__`, and `constructor` when its value has its own `prototype` (prototypeKey).
+// A body that holds either holds the name `__proto__` or `prototype`, spelled literally or with
+// \u escapes of their characters (all in U+005F..U+007A), so those are what is looked for, not
+// `constructor`. Both names hold `proto`: V8 finds that word in a 1 MB body in 0.1 ms, 2.5
+// times sooner than it runs a pattern for either name (or the former `__proto__|constructor`);
+// JavaScriptCore (Bun) is the other way round.
+const PROTOTYPE_NAME = 'Bun' in globalThis ? /__proto__|prototype/ : /proto/;
 const ESCAPED_NAME_CHAR = /\\u00(?:5[fF]|[67][0-9a-fA-F])/;
 
 /** Cheap test first: a body that cannot hold such a key is never walked. */
 export function mayHoldPrototypeKey(text: string): boolean {
   if (PROTOTYPE_NAME.test(text)) return true;
   return text.includes('\\u') && ESCAPED_NAME_CHAR.test(text);
+}
+
+/**
+ * Whether Bun looks for the names in the UTF-8 bytes a body was decoded from rather than in its
+ * text: their ASCII is the text's (no other byte of UTF-8, valid or not, decodes to ASCII), and
+ * Bun's native search of bytes takes a tenth of a regular expression's run over the text (a 1 MB
+ * body: 50 µs against 380). V8's search of the text is as fast as Node's of bytes, and Deno's
+ * `Buffer` searches in JavaScript.
+ */
+const SCANS_BYTES = 'Bun' in globalThis;
+const PROTO = Buffer.from('proto');
+const ESCAPE = Buffer.from('\\u');
+
+/** mayHoldPrototypeKey, the names looked for in the bytes of a UTF-8 text (SCANS_BYTES). */
+export function bytesMayHoldPrototypeKey(bytes: Buffer, text: string): boolean {
+  if (bytes.includes(PROTO)) return true;
+  return bytes.includes(ESCAPE) && ESCAPED_NAME_CHAR.test(text);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;

@@ -28,8 +28,11 @@ import type { StandardSchemaV1 } from './types.js';
 export interface BodyFormat {
   /** Which charsets it decodes; null: it takes the bytes as they are (raw). */
   readonly charsets: CharsetPolicy;
-  /** The decoded text (a Buffer for raw) -> `req.body`. Throw an error to refuse the body. */
-  readonly parse: (body: string | Buffer, charset: string | null) => unknown;
+  /**
+   * The decoded text (a Buffer for raw) -> `req.body`. Throw an error to refuse the body.
+   * `bytes`: the bytes the text was decoded from in one piece (none for a body decoded as it came).
+   */
+  readonly parse: (body: string | Buffer, charset: string | null, bytes?: Buffer) => unknown;
 }
 
 /**
@@ -150,6 +153,14 @@ export abstract class BodyReader<Request extends object = object> implements Bou
   /** The longest time the body may take to arrive, in ms (0: no bound of the parser's). */
   protected abstract bodyTimeout(): number;
 
+  /**
+   * Whether a body whose length is announced is kept as bytes and decoded once it ended rather
+   * than decoded as it comes (see decodeAsRead): the Web door's choice (web-body.ts).
+   */
+  protected decodesWhole(): boolean {
+    return false;
+  }
+
   /** Refuses the body before reading it (read's 415): the same delivery as any error. */
   refuse(err: HttpwareError): void {
     this.fail(err);
@@ -234,7 +245,11 @@ export abstract class BodyReader<Request extends object = object> implements Bou
     this.length = this.announced();
     const { length } = this;
     const limit = this.options.limit;
-    if (length === null || length <= limit) return null;
+    if (length === null) return null;
+    if (length <= limit) {
+      if (this.decodesWhole()) this.decodeAsRead = false;
+      return null;
+    }
     return createError('entity.too.large', { expected: length, length, limit });
   }
 
@@ -423,13 +438,13 @@ export abstract class BodyReader<Request extends object = object> implements Bou
       this.fail(adopt(thrown, 'entity.parse.failed', text));
       return;
     }
-    this.parse(text);
+    this.parse(text, body);
   }
 
-  private parse(text: string | Buffer): void {
+  private parse(text: string | Buffer, bytes?: Buffer): void {
     let value: unknown;
     try {
-      value = this.format.parse(text, this.charset);
+      value = this.format.parse(text, this.charset, bytes);
     } catch (thrown) {
       this.fail(isHttpwareError(thrown) ? thrown : adopt(thrown, 'entity.parse.failed', text));
       return;

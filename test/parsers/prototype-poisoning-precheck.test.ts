@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mayHoldPrototypeKey } from '../../src/parsers/json.js';
+import { bytesMayHoldPrototypeKey, mayHoldPrototypeKey } from '../../src/parsers/json.js';
+
+/** The pre-check over the text, and over its UTF-8 bytes (Bun's). */
+function precheck(body: string): [boolean, boolean] {
+  return [mayHoldPrototypeKey(body), bytesMayHoldPrototypeKey(Buffer.from(body), body)];
+}
 
 describe('the prototype-key pre-check', () => {
   it('lets ordinary bodies skip the walk, non-ASCII escapes included', () => {
@@ -8,21 +13,23 @@ describe('the prototype-key pre-check', () => {
       '{"a":1}',
       '{"name":"caf\\u00e9","zh":"\\u4e2d"}',
       '[1,2,3]',
-      '{"proto":"x"}',
+      // A `constructor` key is only a prototype key with a `prototype` key in its value.
+      '{"constructor":"Widget"}',
     ]) {
-      assert.equal(mayHoldPrototypeKey(body), false, body);
+      assert.deepEqual(precheck(body), [false, false], body);
     }
   });
 
-  it('flags literal and escaped spellings', () => {
+  it('flags literal and escaped spellings of __proto__ and of constructor.prototype', () => {
     for (const body of [
       '{"__proto__":1}',
-      '{"constructor":1}',
+      '{"constructor":{"prototype":{}}}',
       '{"\\u005f_proto__":1}',
       '{"__pr\\u006Fto__":1}',
-      '{"\\u0063onstructor":1}',
+      '{"\\u0063onstructor":{"prototype":{}}}',
+      '{"constructor":{"pr\\u006ftotype":{}}}',
     ]) {
-      assert.equal(mayHoldPrototypeKey(body), true, body);
+      assert.deepEqual(precheck(body), [true, true], body);
     }
   });
 });

@@ -96,6 +96,23 @@ for (const [parser, type, body, expected] of BODIES) {
   });
 }
 
+// The prototype-key check looks in the text on Node and Deno, and in the bytes on Bun.
+for (const [spelling, body, key] of [
+  ['__proto__', '{"a":{"__proto__":{"isAdmin":true}}}', '__proto__'],
+  [
+    'constructor.prototype',
+    '{"constructor":{"prototype":{"isAdmin":true}}}',
+    'constructor.prototype',
+  ],
+  ['an escaped __proto__', '{"\\u005f_proto__":{"isAdmin":true}}', '__proto__'],
+] as const) {
+  check(`a JSON body with ${spelling} is 400 entity.prototype.forbidden`, async (server) => {
+    const reply = await post(server, '/json', body, 'application/json');
+    const problem = assertFailure(reply, 400, 'entity.prototype.forbidden');
+    assert.match(String(problem.detail ?? reply.text), new RegExp(key.replace('.', '\\.')));
+  });
+}
+
 check('a gzip body is read inflated', async (server) => {
   const reply = await send(server, {
     path: '/json',
