@@ -143,14 +143,14 @@ export const mutants = [
   parsers(
     'limit: Content-Length not checked first',
     PIPELINE,
-    'if (length === null || length <= limit) return null;',
-    'if (true) return null;',
+    'if (length === null) return null;\n    if (length <= limit) {',
+    'if (true) return null;\n    if (length <= limit) {',
   ),
   parsers(
     'limit: Content-Length of exactly the limit refused',
     PIPELINE,
-    'if (length === null || length <= limit) return null;',
-    'if (length === null || length < limit) return null;',
+    'if (length <= limit) {\n      if (this.decodesWhole())',
+    'if (length < limit) {\n      if (this.decodesWhole())',
   ),
   parsers(
     'drain: a huge Content-Length is waited for',
