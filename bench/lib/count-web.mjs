@@ -1,0 +1,58 @@
+// One variant of the Web door's logger, a fixed number of requests, then exit: what
+// instructions.mjs counts for `impl@web:<format>`. Each request is judge suite E's E3: a fetch
+// handler answering `new Response('ok')`, called in process with a fresh GET Request (suite A's
+// path and headers), its body read to the end (a line that waits for the delivery is written
+// by then). impl: floor (the handler alone), httpware (`fetchLogger(format)` around it),
+// baseline (the same from the build at HTTPWARE_BENCH_BASELINE, another commit's
+// entries/index.mjs), hono (a Hono app routing to it; the format is not read), hono-logger (the
+// same app with hono/logger). A count is what no load on the machine moves: on a shared
+// machine, timings of these moved by more than the changes measured.
+// argv: spec (JSON), warm-up requests, measured requests.
+import { pathToFileURL } from 'node:url';
+import { Hono } from 'hono';
+import { logger as honoLogger } from 'hono/logger';
+import { loadHttpware } from './httpware.mjs';
+
+const spec = JSON.parse(process.argv[2]);
+const total = Number(process.argv[3]) + Number(process.argv[4]);
+
+const URL_ = 'http://localhost:3000/api/v1/items/12345?sort=desc&page=2';
+const HEADERS = {
+  host: 'localhost:3000',
+  'user-agent':
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  accept: 'application/json, text/plain, */*',
+  'accept-encoding': 'gzip, deflate, br',
+  'accept-language': 'en-US,en;q=0.9',
+  referer: 'https://example.com/dashboard',
+};
+const sink = { write: () => true };
+const inner = () => new Response('ok');
+
+async function handlerFor({ impl, kase: format }) {
+  switch (impl) {
+    case 'floor':
+      return inner;
+    case 'httpware':
+      return (await loadHttpware()).fetchLogger(format, { stream: sink })(inner);
+    case 'baseline': {
+      const { fetchLogger } = await import(pathToFileURL(process.env.HTTPWARE_BENCH_BASELINE).href);
+      return fetchLogger(format, { stream: sink })(inner);
+    }
+    case 'hono':
+    case 'hono-logger': {
+      const app = new Hono();
+      if (impl === 'hono-logger') app.use(honoLogger(() => {}));
+      app.get('*', inner);
+      return (request) => app.fetch(request);
+    }
+    default:
+      throw new Error(`no web variant ${impl}`);
+  }
+}
+
+const handler = await handlerFor(spec);
+for (let i = 0; i < total; i++) {
+  const response = await handler(new Request(URL_, { headers: HEADERS }));
+  await response.text();
+}
