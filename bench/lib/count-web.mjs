@@ -5,8 +5,10 @@
 // by then). impl: floor (the handler alone), httpware (`fetchLogger(format)` around it),
 // baseline (the same from the build at HTTPWARE_BENCH_BASELINE, another commit's
 // entries/index.mjs), hono (a Hono app routing to it; the format is not read), hono-logger (the
-// same app with hono/logger). A count is what no load on the machine moves: on a shared
-// machine, timings of these moved by more than the changes measured.
+// same app with hono/logger). No load on the machine moves a count, but the garbage
+// collector's work does (most of what a Web Request and Response cost): one build counted
+// 192,285 and 223,597 a request in two runs, so compare counts of one run, and time them too
+// (../web-e3.mjs).
 // argv: spec (JSON), warm-up requests, measured requests.
 import { pathToFileURL } from 'node:url';
 import { Hono } from 'hono';
