@@ -10,6 +10,7 @@
 //   node bench/web-e3.mjs --against=/tmp/before/entries/index.mjs [--format=json] [--seconds=90]
 import { Hono } from 'hono';
 import { logger as honoLogger } from 'hono/logger';
+import { E3_HEADERS as HEADERS, e3Handler as inner, E3_URL as URL_ } from './lib/e3-request.mjs';
 import { loadHttpware, snapshotHttpware } from './lib/httpware.mjs';
 
 const option = (name, fallback) => {
@@ -28,17 +29,6 @@ const other =
     ? undefined
     : await import(new URL(AGAINST, `file://${process.cwd()}/`).href);
 
-const URL_ = 'http://localhost:3000/api/v1/items/12345?sort=desc&page=2';
-const HEADERS = {
-  host: 'localhost:3000',
-  'user-agent':
-    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
-  accept: 'application/json, text/plain, */*',
-  'accept-encoding': 'gzip, deflate, br',
-  'accept-language': 'en-US,en;q=0.9',
-  referer: 'https://example.com/dashboard',
-};
-const inner = () => new Response('ok');
 const sink = { write: () => true };
 const hono = (middleware) => {
   const app = new Hono();

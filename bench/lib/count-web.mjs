@@ -13,23 +13,11 @@
 import { pathToFileURL } from 'node:url';
 import { Hono } from 'hono';
 import { logger as honoLogger } from 'hono/logger';
+import { E3_HEADERS as HEADERS, e3Handler as inner, E3_URL as URL_ } from './e3-request.mjs';
 import { loadHttpware } from './httpware.mjs';
 
 const spec = JSON.parse(process.argv[2]);
 const total = Number(process.argv[3]) + Number(process.argv[4]);
-
-const URL_ = 'http://localhost:3000/api/v1/items/12345?sort=desc&page=2';
-const HEADERS = {
-  host: 'localhost:3000',
-  'user-agent':
-    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
-  accept: 'application/json, text/plain, */*',
-  'accept-encoding': 'gzip, deflate, br',
-  'accept-language': 'en-US,en;q=0.9',
-  referer: 'https://example.com/dashboard',
-};
-const sink = { write: () => true };
-const inner = () => new Response('ok');
 
 async function handlerFor({ impl, kase: format }) {
   switch (impl) {
