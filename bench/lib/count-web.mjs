@@ -18,6 +18,7 @@ import { loadHttpware } from './httpware.mjs';
 
 const spec = JSON.parse(process.argv[2]);
 const total = Number(process.argv[3]) + Number(process.argv[4]);
+const sink = { write: () => true };
 
 async function handlerFor({ impl, kase: format }) {
   switch (impl) {
