@@ -8,7 +8,9 @@
 // into a meter that keeps nothing, morgan-prom-bundle: morgan with express-prom-bundle) or
 // impl@parsers:<case> (impl: floor, floor-samelib, qs-alone (urlencoded), body-parser, httpware,
 // httpware-zod and httpware-zod-handler (json-100b), baseline with
-// HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs).
+// HTTPWARE_BENCH_BASELINE=/path/entries/index.mjs), or impl@web:<format>, the Web door's
+// logger on judge suite E's E3 request (impl: floor, httpware, baseline, hono, hono-logger;
+// lib/count-web.mjs).
 // --response=chunked: the handler answers with three `res.write` then `res.end()` (chunked,
 // no length announced) instead of `res.end('ok')` (a Content-Length).
 // --tcp: the requests come over real loopback TCP from a client in another process (one

@@ -3,7 +3,7 @@
 //
 //   node bench/web.mjs   (Node)   bun bench/web.mjs   (Bun)   deno run -A bench/web.mjs   (Deno)
 //   node bench/web.mjs --rounds=5 --batch-ms=200 --only=parsers|logger --clock=wall|cpu
-//   node bench/web.mjs --only=parsers --baseline=/path/entries/index.mjs   (another build beside)
+//   node bench/web.mjs --against=/tmp/before/entries/index.mjs --cases=json-100b
 //
 // - parsers: judge suite E's cases (E1/E2): `json.read(request, { limit: '2mb' })` and a
 //   `json.reader({ limit: '2mb' })` against `await request.json()` (`urlencoded` against
@@ -19,10 +19,12 @@
 //   Hono with a no-op middleware (Hono skips its chain for a lone handler: the chain's cost).
 //   Every logger writes to a discarding sink; the figure is overhead in µs per request, and
 //   httpware's overhead as a ratio of hono/logger's.
-// --baseline: `read` of another build (its ESM entry) timed in the same rounds, so a change's
-// gain or cost is seen within one process, whatever the machine's load.
 // Variants run interleaved, in rounds of batches of about `--batch-ms` each; a figure is the
 // median of the round medians. Tables go to stdout; the last line is a JSON summary.
+// --against=ENTRY loads a second build of httpware (another commit's entries/index.mjs, its
+// dist/ beside it) and times its `read` and `fetchLogger` in the same rounds, interleaved with
+// the current build's: a change is measured side by side in one process, where two runs on a
+// shared machine differ by more than the change. --cases limits the parser cases.
 // --clock=cpu times a batch by the process's CPU time (process.cpuUsage: user + system, GC
 // threads included) instead of the wall clock: on a machine shared with other work, the time
 // the process spends descheduled is not in it, so runs under load agree with each other.
@@ -39,6 +41,7 @@ const ROUNDS = Number(option('rounds', 7));
 const BATCH_MS = Number(option('batch-ms', 150));
 const ONLY = option('only', 'parsers,logger').split(',');
 const CLOCK = option('clock', 'wall');
+const AGAINST = option('against', undefined);
 if (CLOCK !== 'wall' && CLOCK !== 'cpu') throw new Error('--clock must be wall or cpu');
 /** Microseconds on the chosen clock. */
 const microseconds =
@@ -58,11 +61,11 @@ const runtime =
 // The current build, copied as the other groups copy it (lib/httpware.mjs).
 if (!process.env.HTTPWARE_BENCH_ENTRY) await snapshotHttpware();
 const { parsers, fetchLogger } = await loadHttpware();
-const BASELINE = option('baseline', null);
-const baseline =
-  BASELINE === null
-    ? null
-    : (await import(new URL(BASELINE, `file://${process.cwd()}/`).href)).parsers;
+/** The build compared with (--against), or undefined. */
+const other =
+  AGAINST === undefined
+    ? undefined
+    : await import(new URL(AGAINST, `file://${process.cwd()}/`).href);
 
 /** A sink for lines: the cost measured is the logger's, not a file's. */
 const sink = {
@@ -146,7 +149,7 @@ function parserBody(name) {
   return { type: 'application/json', text: JSON.stringify({ items }) };
 }
 
-const PARSER_CASES = ['json-100b', 'json-10kb', 'json-1mb', 'urlencoded-20'];
+const PARSER_CASES = option('cases', 'json-100b,json-10kb,json-1mb,urlencoded-20').split(',');
 
 /**
  * Each case as judge suite E times it: a fresh `new Request(url, { method, body, headers })`
@@ -172,23 +175,22 @@ async function parserCases() {
     const form = type !== 'application/json';
     const parser = form ? parsers.urlencoded : parsers.json;
     const reader = parser.reader({ limit: '2mb' });
+    const otherParser =
+      other === undefined ? undefined : other.parsers[form ? 'urlencoded' : 'json'];
     const times = await measure({
       runtime: form
         ? async () => Object.fromEntries(new URLSearchParams(await make().text()))
         : () => make().json(),
       'read(request, options)': () => parser.read(make(), { limit: '2mb' }),
       'reader(request)': () => reader(make()),
-      ...(baseline && {
-        'baseline read': () =>
-          baseline[form ? 'urlencoded' : 'json'].read(make(), { limit: '2mb' }),
-      }),
+      ...(otherParser && { against: () => otherParser.read(make(), { limit: '2mb' }) }),
     });
     const ratio = times['read(request, options)'] / times.runtime;
     const readerRatio = times['reader(request)'] / times.runtime;
-    const baselineRatio = baseline && times['baseline read'] / times.runtime;
-    results[name] = { ...times, ratio, readerRatio, ...(baseline && { baselineRatio }) };
+    const againstRatio = otherParser && times.against / times.runtime;
+    results[name] = { ...times, ratio, readerRatio, ...(otherParser && { againstRatio }) };
     console.log(
-      `parsers ${name.padEnd(13)} runtime ${fmt(times.runtime)} µs  read ${fmt(times['read(request, options)'])} µs (${ratio.toFixed(3)}x)  reader ${fmt(times['reader(request)'])} µs (${readerRatio.toFixed(3)}x)${baseline ? `  baseline read ${fmt(times['baseline read'])} µs (${baselineRatio.toFixed(3)}x)` : ''}`,
+      `parsers ${name.padEnd(13)} runtime ${fmt(times.runtime)} µs  read ${fmt(times['read(request, options)'])} µs (${ratio.toFixed(3)}x)  reader ${fmt(times['reader(request)'])} µs (${readerRatio.toFixed(3)}x)${otherParser ? `  against: read ${fmt(times.against)} µs (${againstRatio.toFixed(3)}x)` : ''}`,
     );
   }
   return results;
@@ -232,12 +234,20 @@ async function loggerCases() {
     // Hono runs a lone handler without its middleware chain: this is the chain's own cost.
     'hono + no-op middleware': call(app((_c, next) => next())),
     'hono + httpware combined': call(app(fetchLogger('combined', { stream: sink }).middleware)),
+    ...(other && {
+      'against combined': call(other.fetchLogger('combined', { stream: sink })(handler)),
+      'against json': call(other.fetchLogger('json', { stream: sink })(handler)),
+    }),
   });
   const overhead = {
     'httpware combined': times['httpware combined'] - times.none,
     'httpware json': times['httpware json'] - times.none,
     'hono/logger': times['hono + hono/logger'] - times.hono,
     'httpware combined (hono middleware)': times['hono + httpware combined'] - times.hono,
+    ...(other && {
+      'against combined': times['against combined'] - times.none,
+      'against json': times['against json'] - times.none,
+    }),
   };
   // The same two middleware over Hono's chain alone: what each adds inside the chain.
   const inChain = {

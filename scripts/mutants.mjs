@@ -2178,8 +2178,15 @@ export const mutants = [
   hostile(
     'fetchLogger: a Response with a known size wrapped in a counting stream all the same',
     'src/logger/fetch.ts',
-    '    const size = this.scope === undefined && copyable ? sizeWithoutStream(response) : undefined;',
-    '    const size: number | undefined = undefined;',
+    '      this.scope === undefined && copyable ? sizeWithoutStream(response, own) : undefined;',
+    '      undefined;',
+    ['test/web/fetch-logger'],
+  ),
+  hostile(
+    "fetchLogger: a body already read taken as unread from undici's stream state",
+    'src/logger/core/response-size.ts',
+    "  return typeof disturbed === 'boolean' ? disturbed : response.bodyUsed;",
+    '  return false;',
     ['test/web/fetch-logger'],
   ),
   hostile(

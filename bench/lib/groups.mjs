@@ -941,7 +941,7 @@ export async function webInProcess(options, log) {
         range(ratio),
         us('reader(request)'),
         range(readerRatio),
-        ...(options.baseline ? [range(of('baselineRatio'))] : []),
+        ...(options.baseline ? [range(of('againstRatio'))] : []),
       ]);
       const limit = webLimit(name, kase);
       targets.push(
@@ -1018,9 +1018,9 @@ function runWebChild([file, ...args], rounds, batchMs) {
         '--only=parsers',
         `--rounds=${rounds}`,
         `--batch-ms=${batchMs}`,
-        // run.mjs --baseline: the other build's read timed in the same rounds (web.mjs).
+        // run.mjs --baseline: the other build's read timed in the same rounds (web.mjs --against).
         ...(process.env.HTTPWARE_BENCH_BASELINE
-          ? [`--baseline=${process.env.HTTPWARE_BENCH_BASELINE}`]
+          ? [`--against=${process.env.HTTPWARE_BENCH_BASELINE}`]
           : []),
       ],
       {

@@ -5,6 +5,8 @@
 import { spawn } from 'node:child_process';
 
 const countRun = new URL('count-run.mjs', import.meta.url).pathname;
+/** The Web door's logger runs apart (count-web.mjs): a fetch handler called in process. */
+const countWeb = new URL('count-web.mjs', import.meta.url).pathname;
 
 /** Total instructions of one process running `measured` requests of `spec` after `warmup`. */
 export function countInstructions(spec, warmup, measured) {
@@ -21,7 +23,7 @@ export function countInstructions(spec, warmup, measured) {
       '--predictable-gc-schedule',
       '--hash-seed=1',
       '--random-seed=1',
-      countRun,
+      spec.group === 'web' ? countWeb : countRun,
       JSON.stringify(spec),
       String(warmup),
       String(measured),

@@ -407,29 +407,32 @@ class FetchExchange {
   answered(response: Response): Response {
     // Its client left before (`left`): the line is written, the Response goes to no one.
     if (this.logged) return response;
-    if (typeof response?.status !== 'number' || typeof response.headers?.get !== 'function') {
+    // Each getter of a runtime's Response checks its brand: `status` and `headers` read once.
+    const status = (response as Partial<Response> | null | undefined)?.status;
+    const own = (response as Partial<Response> | null | undefined)?.headers;
+    if (typeof status !== 'number' || typeof own?.get !== 'function') {
       // Not a Response: the runtime fails the request with a 500.
       this.failed(new TypeError('the handler did not return a Response'));
       return response;
     }
-    const status = response.status;
     // A status `new Response` cannot copy (a WebSocket upgrade's 101) is left as it is.
     const copyable = status >= 200 && status <= 599;
-    const headers = this.headersOf(response, copyable);
+    const headers = this.headersOf(own, copyable);
     this.head(status, response, headers);
     if (!this.watches) {
       this.line();
-      return headers === response.headers ? response : copied(response, response.body, headers);
+      return headers === own ? response : copied(response, response.body, headers);
     }
     // A size known without the stream (./core/response-size.ts) is all the line waits for when
     // no application code runs in it: the Response goes on untouched, its length announced.
-    const size = this.scope === undefined && copyable ? sizeWithoutStream(response) : undefined;
+    const size =
+      this.scope === undefined && copyable ? sizeWithoutStream(response, own) : undefined;
     if (size !== undefined) {
       this.exchange.meter = { counting: false, bytes: 0, ending: false, announced: size };
       this.res.writableEnded = true;
       this.res.writableFinished = true;
       this.line();
-      return headers === response.headers ? response : copied(response, response.body, headers);
+      return headers === own ? response : copied(response, response.body, headers);
     }
     const body = response.body;
     if (body !== null && (body.locked || response.bodyUsed)) {
@@ -446,9 +449,9 @@ class FetchExchange {
       this.res.writableEnded = true;
       this.res.writableFinished = true;
       this.line();
-      return headers === response.headers ? response : copied(response, body, headers);
+      return headers === own ? response : copied(response, body, headers);
     }
-    const counted = response.headers.has('content-length')
+    const counted = own.has('content-length')
       ? undefined
       : { counting: true, bytes: 0, ending: false, announced: undefined };
     this.exchange.meter = counted;
@@ -494,10 +497,10 @@ class FetchExchange {
    * The headers to answer with: the Response's own, or a copy with the request id (as the
    * requestId middleware sets it) when the option is on and the Response can be copied.
    */
-  private headersOf(response: Response, copyable: boolean): Headers {
+  private headersOf(own: Headers, copyable: boolean): Headers {
     const id = this.req.id;
-    if (this.ids === undefined || id === undefined || !copyable) return response.headers;
-    const headers = new Headers(response.headers);
+    if (this.ids === undefined || id === undefined || !copyable) return own;
+    const headers = new Headers(own);
     headers.set(this.ids.header, id);
     return headers;
   }

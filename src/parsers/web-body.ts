@@ -32,6 +32,8 @@ import { createError, type HttpwareError } from '../errors.js';
 import { contentLengthOf } from '../http-facts.js';
 import { requestSignal } from '../request-signal.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
+import { type HeldRequest, heldWhole } from './held-body.js';
+import type { Coding } from './inflate.js';
 import {
   BodyReader,
   type Done,
@@ -68,27 +70,32 @@ export function isWebRequest(value: unknown): value is WebRequest {
  */
 export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    // A body held whole in memory is taken without its stream (held-body.ts): its `body` is
+    // then not read, which would make the stream.
+    const held = heldWhole(request);
     // Each read of `body` or `signal` is a getter call into the runtime (Bun makes either on
     // first use): both are read once.
-    const { body } = request;
+    const body = held ? null : request.body;
     const signal = requestSignal(request);
     const refused = unreadable(request, body, signal);
     if (refused !== null) {
       reject(refused);
       return;
     }
-    // A body is claimed by its lock: the reader takes it before `read` returns, whatever the
-    // outcome (the body, or its drain after an error), and a second `read` finds it locked or
-    // used. Only a Request without a body is marked (a WeakSet add: 0.4 µs on Deno).
-    if (body === null) claimBody(request);
+    // A body is claimed by its lock, or for a held one by the runtime's own read: the reader
+    // takes it before `read` returns, whatever the outcome (the body, or its drain after an
+    // error), and a second `read` finds it locked or used. Only a Request without a body is
+    // marked (a WeakSet add: 0.4 µs on Deno).
+    if (body === null && !held) claimBody(request);
     const header = request.headers.get('content-type');
     const contentType = pipeline.types.of(header);
-    const matched = typeMatches(pipeline.types, request, body !== null, reject);
+    const matched = typeMatches(pipeline.types, request, held || body !== null, reject);
     if (matched === null) return;
     const done: Done = (err, body) => (err === undefined ? resolve(body) : reject(err));
     const { options, format } = pipeline;
     const reader = new WebBodyReader(request, null, done, null, options, format);
     reader.body = body;
+    reader.held = held;
     reader.signal = signal;
     reader.contentType = header;
     if (matched) reader.start(contentType);
@@ -135,8 +142,10 @@ class WebBodyReader extends BodyReader<WebRequest> {
   private taken = 0;
   /** The Content-Length, if any: the most bytes the body may bring (see pump). */
   private declared: number | null = null;
-  /** The request's body stream, read once (null: none). */
+  /** The request's body stream, read once (null: none, or not read yet when `held`). */
   body: WebRequest['body'] = null;
+  /** The body is held whole in memory and its stream not made (held-body.ts). */
+  held = false;
   /** The request's abort signal (see requestSignal), read once. */
   signal: WebRequest['signal'] = undefined;
   /** The Content-Type header, read once. */
@@ -181,8 +190,13 @@ class WebBodyReader extends BodyReader<WebRequest> {
     this.declared = this.coding === null ? this.length : this.announced();
     this.listening = true;
     if (LISTENS_TO_SIGNAL) this.signal?.addEventListener('abort', this.onSignal);
+    const streamed = this.coding !== null && !this.whole;
+    if (this.held && !streamed) {
+      void this.takeHeld();
+      return;
+    }
     this.lock();
-    if (this.coding !== null && !this.whole) this.streamThrough(this.coding.stream(), null);
+    if (streamed) this.streamThrough((this.coding as Coding).stream(), null);
     else void this.pump(null);
   }
 
@@ -211,6 +225,11 @@ class WebBodyReader extends BodyReader<WebRequest> {
 
   /** The body's reader, taken once; null when the Request has no body. */
   private lock(): Reader | null {
+    if (this.held) {
+      // A held body read as a stream after all (to inflate it as one, or to drain it).
+      this.held = false;
+      this.body = this.req.body;
+    }
     if (this.reader === null && this.body !== null && !this.body.locked) {
       this.reader = this.body.getReader();
     }
@@ -235,11 +254,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
           this.stop(createError('stream.not.readable', {}));
           return;
         }
-        this.taken += chunk.length;
-        if (this.declared !== null && this.taken > this.declared) {
-          this.stop(this.longerThanAnnounced());
-          return;
-        }
+        if (!this.counted(chunk)) return;
         if (into === null) this.onData(chunk);
         else {
           // Small chunks (a view of a larger buffer, on Deno) are copied together into blocks:
@@ -260,6 +275,45 @@ class WebBodyReader extends BodyReader<WebRequest> {
       blocks?.flush();
       into.end();
     }
+  }
+
+  /**
+   * A body held whole (held-body.ts), taken by the runtime's own read: its bytes go through
+   * the pipeline as the one chunk its stream would have given. Nothing of it is left to drain.
+   */
+  private async takeHeld(): Promise<void> {
+    this.held = false;
+    let value: unknown;
+    try {
+      value = await (this.req as unknown as HeldRequest).bytes();
+    } catch {
+      if (this.listening) this.clientLeft();
+      return;
+    }
+    this.ended = true;
+    if (!this.listening) return;
+    const chunk = bytesOf(value);
+    if (chunk === null) {
+      this.stop(createError('stream.not.readable', {}));
+      return;
+    }
+    // A stream gives no empty chunk.
+    if (chunk.length > 0) {
+      if (!this.counted(chunk)) return;
+      this.onData(chunk);
+    }
+    if (this.listening) this.onEnd();
+  }
+
+  /**
+   * Counts a chunk taken off the body: false, the reading stopped, when it brings the body past
+   * its Content-Length (see longerThanAnnounced).
+   */
+  private counted(chunk: Buffer): boolean {
+    this.taken += chunk.length;
+    if (this.declared === null || this.taken <= this.declared) return true;
+    this.stop(this.longerThanAnnounced());
+    return false;
   }
 
   /**
@@ -289,7 +343,7 @@ class WebBodyReader extends BodyReader<WebRequest> {
    * timed out, or once DRAIN_LIMIT_BYTES or DRAIN_LIMIT_MS are spent (see discardRest).
    */
   protected drain(callback: () => void): void {
-    if (this.ended || this.body === null) {
+    if (this.ended || (this.body === null && !this.held)) {
       callback();
       return;
     }

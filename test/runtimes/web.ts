@@ -1,7 +1,8 @@
 // The Web door's behaviour suite (test/web/suite.ts) on Bun and Deno, served by the runtime's
 // own server: Bun.serve or Deno.serve with the app's fetch handler, then a Hono app on it
 // (the logger as `app.use` middleware, and `app.fetch` wrapped whole); then a body read a byte
-// at a time (./tiny-chunks.ts).
+// at a time (./tiny-chunks.ts), and bodies held in memory against the same bytes streamed
+// (./held-bodies.ts).
 //
 //   bun test/runtimes/web.ts
 //   deno run --allow-all --sloppy-imports test/runtimes/web.ts
@@ -16,6 +17,7 @@ import { PAGE_404, replaced404App } from '../fixtures/web/replaced-404.js';
 import { histogramPoints, metricsSdk, sumPoints } from '../helpers/metrics.js';
 import { startBunServe, startDenoServe, type WebServer } from '../helpers/web-servers.js';
 import { webChecks } from '../web/suite.js';
+import { heldBodyChecks } from './held-bodies.js';
 import { type RunnerCheck, runChecks, runtimeName } from './runner.js';
 import { tinyChunkChecks } from './tiny-chunks.js';
 
@@ -254,7 +256,7 @@ checks.push({
   },
 });
 
-checks.push(...tinyChunkChecks);
+checks.push(...tinyChunkChecks, ...heldBodyChecks);
 
 await runChecks('httpware Web suite', checks);
 

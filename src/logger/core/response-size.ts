@@ -9,29 +9,7 @@
 // keeps them where they can be read, they are read here, feature-detected, one small function
 // per runtime; anywhere else the answer is "unknown" and the caller counts as before.
 
-/**
- * The symbol found for each description: a runtime keys every Response's state with the same
- * symbol, so once found it is read directly. Listing an object's symbols and reading their
- * descriptions, twice a response, was 1.7 % of a `fetchLogger('json')` request's profile on
- * Node 20; with the key kept, the two lookups cost 150-250 ns a response instead of 270-290.
- */
-const foundKeys = new Map<string, symbol>();
-
-/** An own property keyed by a symbol of this description, if the object has one. */
-function symbolValue(object: object, description: string): unknown {
-  const found = foundKeys.get(description);
-  if (found !== undefined) {
-    const value = (object as Record<symbol, unknown>)[found];
-    if (value !== undefined) return value;
-  }
-  for (const key of Object.getOwnPropertySymbols(object)) {
-    if (key.description === description) {
-      foundKeys.set(description, key);
-      return (object as Record<symbol, unknown>)[key];
-    }
-  }
-  return undefined;
-}
+import { symbolValue } from '../../own-symbol.js';
 
 /** The byte length of a body's source: a string as UTF-8, bytes as they are; else unknown. */
 function sourceBytes(source: unknown): number | undefined {
@@ -48,23 +26,55 @@ function lengthOfBody(body: unknown): number | undefined {
   return sourceBytes(source);
 }
 
+/** The size of a body not used yet, from a runtime's own state; undefined: unknown or used. */
+type LengthReader = (response: Response) => number | undefined;
+
+/**
+ * The runtime's own Responses, once one was read (their prototype), and how they are read:
+ * every Response of that prototype keeps its state the same way, and none is
+ * @hono/node-server's (a class of its own), so for them neither its cache nor the listing of
+ * their symbols is asked for. On undici both lookups missed for every Response, each listing
+ * its symbols: 1 % of a `fetchLogger('json')` request's profile on Node 20.
+ */
+let runtimeResponses: { readonly prototype: object; readonly length: LengthReader } | undefined;
+
+/** The runtime's state, an object; the Response's kind is then known from now on. */
+function learnt(response: Response, length: LengthReader, state: unknown): state is object {
+  if (typeof state !== 'object' || state === null) return false;
+  runtimeResponses ??= { prototype: Object.getPrototypeOf(response) as object, length };
+  return true;
+}
+
+/**
+ * Whether undici's body stream was read or cancelled, what `bodyUsed` answers, read from the
+ * stream's own state (Node's ReadableStream keeps `disturbed` under a symbol described
+ * `kState`) where it is there. undici's getter gets there through two helpers and a symbol
+ * lookup that misses: 3.2 % of a `fetchLogger('json')` request's profile on Node 20, more than
+ * half of what its size cost.
+ */
+function undiciBodyUsed(response: Response, stream: unknown): boolean {
+  const state =
+    typeof stream === 'object' && stream !== null ? symbolValue(stream, 'kState') : null;
+  const disturbed = (state as { disturbed?: unknown } | null | undefined)?.disturbed;
+  return typeof disturbed === 'boolean' ? disturbed : response.bodyUsed;
+}
+
 /**
  * Node 20 and 22 (undici): the response's state under a symbol described `state`, its body's
  * `length` set for a string or bytes. Node 24 and later keep it in private fields: unknown.
  */
 function undiciLength(response: Response): number | undefined {
   const state = symbolValue(response, 'state');
-  return typeof state === 'object' && state !== null
-    ? lengthOfBody((state as { body?: unknown }).body)
-    : undefined;
+  if (!learnt(response, undiciLength, state)) return undefined;
+  const body = (state as { body?: { stream?: unknown } | null }).body;
+  return undiciBodyUsed(response, body?.stream) ? undefined : lengthOfBody(body);
 }
 
 /** Deno: the inner response under a symbol described `response`, its body's `source`. */
 function denoLength(response: Response): number | undefined {
   const inner = symbolValue(response, 'response');
-  return typeof inner === 'object' && inner !== null
-    ? lengthOfBody((inner as { body?: unknown }).body)
-    : undefined;
+  if (!learnt(response, denoLength, inner) || response.bodyUsed) return undefined;
+  return lengthOfBody((inner as { body?: unknown }).body);
 }
 
 /**
@@ -83,17 +93,26 @@ function honoNodeLength(response: Response): number | undefined {
  * was made from, where the runtime keeps it readable; undefined otherwise (a stream, Bun, Node
  * 24 and later, srvx's own Response), and then only counting the body as it is read tells.
  * @hono/node-server's Response is asked first: reading its `body` or `bodyUsed` would drop
- * what it keeps to send a string without a stream.
+ * what it keeps to send a string without a stream. `headers`: the Response's, read once.
  */
-export function sizeWithoutStream(response: Response): number | undefined {
-  const hono = honoNodeLength(response);
-  const announced = response.headers.get('content-length');
+export function sizeWithoutStream(
+  response: Response,
+  headers: Headers = response.headers,
+): number | undefined {
+  const runtime = runtimeResponses;
+  const known =
+    runtime !== undefined && runtime.prototype === Object.getPrototypeOf(response)
+      ? runtime.length
+      : undefined;
+  const hono = known === undefined ? honoNodeLength(response) : undefined;
+  const announced = headers.get('content-length');
   if (announced !== null) {
     const n = Number(announced);
     const valid = announced !== '' && Number.isSafeInteger(n) && n >= 0;
     return valid && (hono !== undefined || !response.bodyUsed) ? n : undefined;
   }
   if (hono !== undefined) return hono;
-  if (Object.getOwnPropertySymbols(response).length === 0 || response.bodyUsed) return undefined;
+  if (known !== undefined) return known(response);
+  if (Object.getOwnPropertySymbols(response).length === 0) return undefined;
   return undiciLength(response) ?? denoLength(response);
 }
