@@ -9,6 +9,8 @@
 // keeps them where they can be read, they are read here, feature-detected, one small function
 // per runtime; anywhere else the answer is "unknown" and the caller counts as before.
 
+import { reportedSize } from '../../http-facts.js';
+
 /**
  * The symbol found for each description: a runtime keys every Response's state with the same
  * symbol, so once found it is read directly. Listing an object's symbols and reading their
@@ -89,9 +91,7 @@ export function sizeWithoutStream(response: Response): number | undefined {
   const hono = honoNodeLength(response);
   const announced = response.headers.get('content-length');
   if (announced !== null) {
-    const n = Number(announced);
-    const valid = announced !== '' && Number.isSafeInteger(n) && n >= 0;
-    return valid && (hono !== undefined || !response.bodyUsed) ? n : undefined;
+    return hono !== undefined || !response.bodyUsed ? reportedSize(announced) : undefined;
   }
   if (hono !== undefined) return hono;
   if (Object.getOwnPropertySymbols(response).length === 0 || response.bodyUsed) return undefined;
