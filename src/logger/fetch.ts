@@ -35,6 +35,7 @@ import { isThenable } from '../thenable.js';
 import { captureContext } from './core/active-span.js';
 import { Exchange } from './core/exchange.js';
 import { lineScope, writeInScope } from './core/line-scope.js';
+import { isUnset } from './core/option-off.js';
 import { type ResolvedRequestIdOptions, requestIdFor } from './core/request-id.js';
 import { sizeWithoutStream } from './core/response-size.js';
 import {
@@ -419,17 +420,15 @@ class FetchExchange {
     this.head(status, response, headers);
     if (!this.watches) {
       this.line();
-      return headers === response.headers ? response : copied(response, response.body, headers);
+      return handedOn(response, headers);
     }
     // A size known without the stream (./core/response-size.ts) is all the line waits for when
     // no application code runs in it: the Response goes on untouched, its length announced.
     const size = this.scope === undefined && copyable ? sizeWithoutStream(response) : undefined;
     if (size !== undefined) {
       this.exchange.meter = { counting: false, bytes: 0, ending: false, announced: size };
-      this.res.writableEnded = true;
-      this.res.writableFinished = true;
-      this.line();
-      return headers === response.headers ? response : copied(response, response.body, headers);
+      this.delivered();
+      return handedOn(response, headers);
     }
     const body = response.body;
     if (body !== null && (body.locked || response.bodyUsed)) {
@@ -443,12 +442,25 @@ class FetchExchange {
       // No body sent: its size is 0, as node:http's for a response ended without one.
       if (body === null)
         this.exchange.meter = { counting: true, bytes: 0, ending: false, announced: undefined };
-      this.res.writableEnded = true;
-      this.res.writableFinished = true;
-      this.line();
-      return headers === response.headers ? response : copied(response, body, headers);
+      this.delivered();
+      return handedOn(response, headers);
     }
-    const counted = response.headers.has('content-length')
+    return copied(response, this.watched(body, response.headers), headers);
+  }
+
+  /** The whole body was handed on (or there was none): the line is written now. */
+  private delivered(): void {
+    this.res.writableEnded = true;
+    this.res.writableFinished = true;
+    this.line();
+  }
+
+  /**
+   * `body` passed through a stream that counts its bytes (unless its length is announced) and
+   * writes the line at its last chunk, or when it is cancelled or fails.
+   */
+  private watched(body: ReadableStream<Uint8Array>, headers: Headers): ReadableStream<Uint8Array> {
+    const counted = headers.has('content-length')
       ? undefined
       : { counting: true, bytes: 0, ending: false, announced: undefined };
     this.exchange.meter = counted;
@@ -457,9 +469,7 @@ class FetchExchange {
     const next = (chunk: Awaited<ReturnType<typeof reader.read>>): void => {
       if (chunk.done) {
         controller.close();
-        this.res.writableEnded = true;
-        this.res.writableFinished = true;
-        this.line();
+        this.delivered();
         return;
       }
       if (counted !== undefined) counted.bytes += chunk.value.byteLength;
@@ -487,7 +497,7 @@ class FetchExchange {
       { highWaterMark: 0 },
     );
     this.awaitReading();
-    return copied(response, watched, headers);
+    return watched;
   }
 
   /**
@@ -501,6 +511,11 @@ class FetchExchange {
     headers.set(this.ids.header, id);
     return headers;
   }
+}
+
+/** The Response as it is, or a copy of it with the headers given when they are others. */
+function handedOn(response: Response, headers: Headers): Response {
+  return headers === response.headers ? response : copied(response, response.body, headers);
 }
 
 /** A Response with the original's status and status text, and the body and headers given. */
@@ -526,7 +541,7 @@ function executionContextOf(c: FetchMiddlewareContext): unknown {
 
 /** The `route` of `log(handler, { route })`, checked when the handler is wrapped. */
 function handlerRoute(given: unknown): string | undefined {
-  if (given === undefined || given === null) return undefined;
+  if (isUnset(given)) return undefined;
   if (typeof given !== 'object') throw new TypeError('argument options must be an object');
   const route = (given as { route?: unknown }).route;
   if (route === undefined) return undefined;
@@ -599,16 +614,20 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   }
 
   const unread = new UnreadBodies();
-  const immediate = writer.options.immediate;
 
   // Only the metrics pay for the signal's listener (0.6 to 0.9 µs a request on Bun): a line
   // alone is not owed to a request never answered.
   const measured = writer.options.metrics !== undefined;
 
-  function start(request: Request, args: HandlerArguments, route?: string): FetchExchange {
+  /** The request's exchange, or undefined when its line is written already (`immediate`). */
+  function start(
+    request: Request,
+    args: HandlerArguments,
+    route?: string,
+  ): FetchExchange | undefined {
     const exchange = new FetchExchange(writer, request, args, addressOf, ids, unread);
     if (route !== undefined) exchange.exchange.route = route;
-    writer.arrived(exchange.exchange, exchange, lineOf);
+    if (writer.arrived(exchange.exchange, exchange, lineOf)) return undefined;
     if (measured) exchange.watchLeaving(request);
     return exchange;
   }
@@ -622,7 +641,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
       const args = arguments as unknown as [Request, ...unknown[]];
       if (excludedOnArrival(request)) return handler.apply(this, args);
       const exchange = start(request, args, route);
-      if (immediate) return handler.apply(this, args);
+      if (exchange === undefined) return handler.apply(this, args);
       let result: unknown;
       try {
         result = handler.apply(this, args);
@@ -645,7 +664,7 @@ export const fetchLogger: FetchLoggerFactory = function fetchLogger(
   const middleware: FetchLoggerMiddleware = async (c: FetchMiddlewareContext, next) => {
     if (excludedOnArrival(c.req.raw)) return next();
     const exchange = start(c.req.raw, [c.req.raw, c.env, executionContextOf(c)]);
-    if (immediate) return next();
+    if (exchange === undefined) return next();
     // Hono's route is known once its handler has run (see honoRoute).
     const routed = needs.route || callsApplication();
     try {
