@@ -255,7 +255,12 @@ export const mutants = [
     "req.headers['transfer-encoding'] !== undefined ||",
     '',
   ),
-  parsers('type: a non-matching type is parsed', READ, 'if (!types.matched) {', 'if (false) {'),
+  parsers(
+    'type: a non-matching type is parsed',
+    READ,
+    'if (matched !== true) {',
+    'if (matched === null) {',
+  ),
   parsers(
     'charset: the parser allow-list is ignored',
     PIPELINE,

@@ -13,7 +13,7 @@ export function hasNoBody(method: string | undefined, status: number): boolean {
  * Whether a request's Content-Length counts as announced: present and a number, as type-is
  * reads it (RFC 9112 sec 6.3: even `0` means a body, of length zero). The logger reads a
  * response's, by other rules: present at all (a Web Response's, which the runtime sends as
- * given), the digits of node:http's written head, or a non-negative integer to report.
+ * given), the digits of node:http's written head, or a size to report (`reportedSize`).
  */
 export function isContentLength(declared: string | null | undefined): declared is string {
   return declared != null && !Number.isNaN(Number(declared));
@@ -22,4 +22,14 @@ export function isContentLength(declared: string | null | undefined): declared i
 /** A Content-Length as a number, or null when there is none (or it is not a number). */
 export function contentLengthOf(declared: string | null | undefined): number | null {
   return isContentLength(declared) ? Number.parseInt(declared, 10) : null;
+}
+
+/**
+ * A Content-Length as a size the logger reports (a Web Response's, a request's in the
+ * `metrics`): a non-negative integer written whole, else undefined (empty, a list of values, a
+ * fraction, a number past 2^53).
+ */
+export function reportedSize(declared: string): number | undefined {
+  const n = Number(declared);
+  return declared !== '' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }

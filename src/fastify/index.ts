@@ -254,9 +254,9 @@ const FASTIFY_PARSERS = ['application/json', 'text/plain'];
 const EXACT_MEDIA_TYPE = /^[\w!#$&^.-]+\/[\w!#$&^.+-]+$/;
 
 /** The media types a `type` option lists, if each is one exact media type (else null). */
-function exactTypesOf(type: unknown, defaultType: string): readonly string[] | null {
+function exactTypesOf(type: unknown): readonly string[] | null {
   if (typeof type === 'function') return null;
-  const list: unknown[] = Array.isArray(type) ? type : [type || defaultType];
+  const list: unknown[] = Array.isArray(type) ? type : [type];
   if (list.length === 0) return null;
   const types: string[] = [];
   for (const entry of list) {
@@ -299,7 +299,7 @@ function choicesOf(options: FastifyParsersOptions): Choice[] {
           ? matchesType
           : (_: string | null, req: IncomingMessage) => Boolean(typeFunction(req)),
       mayTake: typeFunction === null ? matchesType : () => true,
-      exactTypes: exactTypesOf((parserOptions as { type?: unknown }).type, pipeline.defaultType),
+      exactTypes: exactTypesOf(pipeline.options.type),
       limited: new Map(),
     });
   }

@@ -78,49 +78,65 @@ export function resolveLoggerOptions(options: unknown, door: DoorDefaults): Logg
 
 /** The options every door reads. */
 function commonOptions(options: unknown, defaultStream: () => LogStream): LoggerOptions {
-  if (isUnset(options)) {
-    return {
-      immediate: false,
-      skip: undefined,
-      stream: defaultStream(),
-      otel: undefined,
-      bufferMs: undefined,
-      redact: DEFAULT_POLICY,
-      verbatim: false,
-      proxy: undefined,
-      start: undefined,
-      body: undefined,
-      controls: undefined,
-      metrics: undefined,
-      remoteAddress: undefined,
-      requestId: undefined,
-    };
-  }
+  if (isUnset(options)) return defaultOptions(defaultStream);
   if (typeof options !== 'object') {
     throw new TypeError('argument options must be an object');
   }
-  const {
-    immediate,
-    skip,
-    stream,
-    buffer,
-    redact,
+  const given = options as Record<string, unknown>;
+  const { immediate, skip, stream, buffer, redact, otel, errorMessage } = given;
+  const { trustProxy, forwardedHeader, start, body, metrics } = given;
+  checkCommonOptions({ skip, stream, errorMessage, start, immediate, metrics });
+  const policy = resolveRedact(redact);
+  return {
+    // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
+    immediate: Boolean(immediate),
+    controls: resolveControls(given, Boolean(immediate)),
+    // Absent, `null` and (for skip and start) `false` all mean "not set" (core/option-off.ts).
+    skip: isOff(skip) ? undefined : (skip as LoggerOptions['skip']),
+    // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
+    // With OpenTelemetry records and no stream, the records are the only output.
+    stream: !isUnset(stream) ? (stream as LogStream) : otelOff(otel) ? defaultStream() : undefined,
     otel,
-    errorMessage,
-    trustProxy,
-    forwardedHeader,
-    start,
-    body,
-    metrics,
-  } = options as Record<string, unknown>;
-  // Absent, `null` and (for skip and start) `false` all mean "not set" (core/option-off.ts).
-  const skipGiven = !isOff(skip);
-  if (skipGiven && typeof skip !== 'function') {
+    bufferMs: bufferInterval(buffer),
+    redact: policy,
+    verbatim: errorMessage === 'verbatim',
+    proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
+    start: isOff(start) ? undefined : start,
+    body: resolveBodyFields(body, policy),
+    metrics: resolveMetrics(metrics),
+    remoteAddress: undefined,
+    requestId: undefined,
+  };
+}
+
+/** The options of a logger given none. */
+function defaultOptions(defaultStream: () => LogStream): LoggerOptions {
+  return {
+    immediate: false,
+    skip: undefined,
+    stream: defaultStream(),
+    otel: undefined,
+    bufferMs: undefined,
+    redact: DEFAULT_POLICY,
+    verbatim: false,
+    proxy: undefined,
+    start: undefined,
+    body: undefined,
+    controls: undefined,
+    metrics: undefined,
+    remoteAddress: undefined,
+    requestId: undefined,
+  };
+}
+
+/** The checks of the options every door reads that their resolvers do not make. */
+function checkCommonOptions(given: Record<string, unknown>): void {
+  const { skip, stream, errorMessage, start, immediate, metrics } = given;
+  if (!isOff(skip) && typeof skip !== 'function') {
     throw new TypeError('option skip must be a function');
   }
-  const streamGiven = !isUnset(stream);
   if (
-    streamGiven &&
+    !isUnset(stream) &&
     (typeof stream !== 'object' || typeof (stream as { write?: unknown }).write !== 'function')
   ) {
     throw new TypeError('option stream must be a writable stream (an object with a write method)');
@@ -140,26 +156,6 @@ function commonOptions(options: unknown, defaultStream: () => LogStream): Logger
   if (!isOff(metrics) && immediate) {
     throw new TypeError('options metrics and immediate cannot be used together');
   }
-  const policy = resolveRedact(redact);
-  return {
-    // Truthiness, as in morgan: `immediate: 1` or `immediate: 'yes'` turns it on.
-    immediate: Boolean(immediate),
-    controls: resolveControls(options as Record<string, unknown>, Boolean(immediate)),
-    skip: skipGiven ? (skip as LoggerOptions['skip']) : undefined,
-    // Resolved now, as morgan does: replacing process.stdout later does not move the logs.
-    // With OpenTelemetry records and no stream, the records are the only output.
-    stream: streamGiven ? (stream as LogStream) : otelOff(otel) ? defaultStream() : undefined,
-    otel,
-    bufferMs: bufferInterval(buffer),
-    redact: policy,
-    verbatim: errorMessage === 'verbatim',
-    proxy: proxyResolver(trustProxy, forwardedHeader, proxyFailed),
-    start: startGiven ? start : undefined,
-    body: resolveBodyFields(body, policy),
-    metrics: resolveMetrics(metrics),
-    remoteAddress: undefined,
-    requestId: undefined,
-  };
 }
 
 /** `fetchLogger`'s own options. */

@@ -44,7 +44,7 @@ export function jsonPipeline(options?: JsonOptions): Pipeline {
     return guarded && reviver === undefined ? guardPrototype(value, text, onProtoPoisoning) : value;
   };
 
-  return { options: common, format: { charsets: unicodeOnly, parse }, defaultType: JSON_TYPE };
+  return { options: common, format: { charsets: unicodeOnly, parse } };
 }
 
 export const json: JsonParser = definePipeline<JsonParser>('json', jsonPipeline);

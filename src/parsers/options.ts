@@ -20,6 +20,8 @@ export interface ResolvedOptions {
   readonly verify: VerifyFunction | null;
   readonly defaultCharset: string;
   readonly rawBody: boolean;
+  /** The `type` option, or the parser's default type when it is absent (or falsy). */
+  readonly type: unknown;
   /** The `type` option when it is a function. */
   readonly typeFunction: TypeFunction | null;
   /** The `type` option when it is not a function, compiled. */
@@ -131,6 +133,7 @@ export function resolveOptions(
     verify: verify as VerifyFunction | null,
     defaultCharset: String(o.defaultCharset || 'utf-8'),
     rawBody: o.rawBody === true,
+    type,
     typeFunction,
     matchesType: typeFunction === null ? compileTypeMatcher(type) : () => false,
     verifyTimeout: waitOption('verifyTimeout', o.verifyTimeout),

@@ -52,8 +52,6 @@ export const DRAIN_LIMIT_MS = 1000;
 export interface Pipeline {
   readonly options: ResolvedOptions;
   readonly format: BodyFormat;
-  /** The media type the parser takes when its `type` option is not given. */
-  readonly defaultType: string;
 }
 
 // Encoded bodies announced at most this long are collected whole and inflated in one call of

@@ -13,7 +13,6 @@ export function rawPipeline(options?: RawOptions): Pipeline {
   return {
     options: resolveOptions(options, RAW_TYPE),
     format: { charsets: null, parse: asIs },
-    defaultType: RAW_TYPE,
   };
 }
 

@@ -26,7 +26,7 @@ import { createError, type HttpwareError } from '../errors.js';
 import { recordFailure } from '../failures.js';
 import { contentLengthOf, isContentLength } from '../http-facts.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
-import { type ContentType, parseContentType } from './media-type.js';
+import { parseContentType } from './media-type.js';
 import type { ResolvedOptions } from './options.js';
 import {
   type BodyFormat,
@@ -106,27 +106,15 @@ export function createReader(options: ResolvedOptions, format: BodyFormat): Pars
       next();
       return;
     }
-    let contentType: ContentType | undefined;
-    if (options.typeFunction !== null) {
-      // The application's function: what it throws is an error of the request, for `next`
-      // (as Express would make of it), never an exception out of node:http's 'request' event.
-      let wanted: unknown;
-      try {
-        wanted = options.typeFunction(req);
-      } catch (thrown) {
-        next(thrown);
-        return;
-      }
-      if (!wanted) {
-        next();
-        return;
-      }
-    } else {
-      contentType = types.of(req.headers['content-type']);
-      if (!types.matched) {
-        next();
-        return;
-      }
+    const contentType =
+      options.typeFunction === null ? types.of(req.headers['content-type']) : undefined;
+    // What the application's type function throws is an error of the request, for `next` (as
+    // Express would make of it), never an exception out of node:http's 'request' event.
+    const matched = typeMatches(types, req, true, next);
+    if (matched !== true) {
+      // Not this parser's type: passed over (null: `next` has had the type function's error).
+      if (matched === false) next();
+      return;
     }
     // A response already sent (a timeout middleware answered, say) leaves nobody to read the
     // body for: node:http discards an unread one once the response has finished, so reading

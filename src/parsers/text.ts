@@ -14,7 +14,6 @@ export function textPipeline(options?: TextOptions): Pipeline {
   return {
     options: resolveOptions(options, TEXT_TYPE),
     format: { charsets: anyCharset, parse: asIs },
-    defaultType: TEXT_TYPE,
   };
 }
 

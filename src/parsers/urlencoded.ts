@@ -66,7 +66,7 @@ export function urlencodedPipeline(
     return grammar(text, charset ?? 'utf-8', count);
   };
 
-  return { options: common, format: { charsets: formCharsets, parse }, defaultType: FORM_TYPE };
+  return { options: common, format: { charsets: formCharsets, parse } };
 }
 
 export const urlencoded: UrlencodedParser = definePipeline<UrlencodedParser>(
@@ -543,8 +543,8 @@ function splitPairs(
     const part = parts[i] as string;
     const bracketEquals = part.indexOf(']=');
     const pos = bracketEquals === -1 ? part.indexOf('=') : bracketEquals + 1;
-    const key = decode(pos === -1 ? part : part.slice(0, pos), charset);
-    let value = pos === -1 ? '' : decode(part.slice(pos + 1), charset);
+    const key = decodeComponent(pos === -1 ? part : part.slice(0, pos), charset);
+    let value = pos === -1 ? '' : decodeComponent(part.slice(pos + 1), charset);
     if (value && numericEntities && charset === 'iso-8859-1') value = decodeEntities(value);
     add(flat, key, value);
   }
@@ -601,7 +601,8 @@ function addValue(form: Flat, name: string, value: string | string[]): void {
   else for (const item of value) existing.push(item);
 }
 
-function decode(text: string, charset: string): string {
+/** A key or a value of the form, its `+` and percent escapes decoded in `charset`. */
+function decodeComponent(text: string, charset: string): string {
   if (charset === 'iso-8859-1') {
     const part = text.includes('+') ? text.replaceAll('+', ' ') : text;
     if (!part.includes('%')) return part;

@@ -180,7 +180,7 @@ export function bodyBytes(req: LogRequest, res: LogResponse): number | undefined
 }
 
 /** Whether the whole response was handed to the connection (`'finish'` was emitted). */
-function wholeBodyHandedOn(res: LogResponse): boolean {
+export function wholeBodyHandedOn(res: LogResponse): boolean {
   const finished = (res as { writableFinished?: unknown }).writableFinished;
   return typeof finished === 'boolean' ? finished : res.writableEnded;
 }

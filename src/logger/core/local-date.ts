@@ -12,9 +12,11 @@
 // Every rendering but the milliseconds changes once a second at most (the offset too), so
 // each piece is kept for the second it was made in, as clf-date.ts does for CLF.
 
+/** The months' English abbreviations, as CLF and `%b` write them. */
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+/** `7` as `07`: two digits at least. */
 function pad2(value: number): string {
   return value < 10 ? `0${value}` : String(value);
 }
@@ -189,3 +191,6 @@ export function dateRenderer(format: string): ((ms: number) => string | undefine
   if (made !== undefined && renderers.size < MAX_RENDERERS) renderers.set(format, made);
   return made;
 }
+
+// clf-date.ts writes CLF's months and two-digit fields with these.
+export { MONTHS, pad2 };

@@ -10,13 +10,13 @@
 
 import type { LogRequest, LogResponse, TokenFn, Tokens } from '../types.js';
 import { DEFAULT_POLICY, type RedactPolicy } from './redact.js';
-import { escapingToken, rawTokenRegistry, tokenRegistry } from './token-registry.js';
-import { builtinTokens, redactingTokens } from './tokens.js';
-
-/** Whether the registry still holds the built-in token of that name. */
-function stillBuiltin(name: string): boolean {
-  return (rawTokenRegistry as Record<string, unknown>)[name] === builtinTokens[name];
-}
+import {
+  escapingToken,
+  isBuiltinDefinition,
+  rawTokenRegistry,
+  tokenRegistry,
+} from './token-registry.js';
+import { redactingTokens } from './tokens.js';
 
 /** The policy of each escaping tokens object, what the logger hands its format. */
 const policies = new WeakMap<object, RedactPolicy>([[tokenRegistry, DEFAULT_POLICY]]);
@@ -39,7 +39,9 @@ function withOverrides(
     const own = wrap(name, fn);
     overrides[name] = {
       get: () =>
-        stillBuiltin(name) ? own : (base as Record<string, TokenFn<LogRequest, LogResponse>>)[name],
+        isBuiltinDefinition(name)
+          ? own
+          : (base as Record<string, TokenFn<LogRequest, LogResponse>>)[name],
       enumerable: true,
     };
   }

@@ -9,6 +9,7 @@
 // keeps them where they can be read, they are read here, feature-detected, one small function
 // per runtime; anywhere else the answer is "unknown" and the caller counts as before.
 
+import { reportedSize } from '../../http-facts.js';
 import { symbolValue } from '../../own-symbol.js';
 
 /** The byte length of a body's source: a string as UTF-8, bytes as they are; else unknown. */
@@ -107,9 +108,7 @@ export function sizeWithoutStream(
   const hono = known === undefined ? honoNodeLength(response) : undefined;
   const announced = headers.get('content-length');
   if (announced !== null) {
-    const n = Number(announced);
-    const valid = announced !== '' && Number.isSafeInteger(n) && n >= 0;
-    return valid && (hono !== undefined || !response.bodyUsed) ? n : undefined;
+    return hono !== undefined || !response.bodyUsed ? reportedSize(announced) : undefined;
   }
   if (hono !== undefined) return hono;
   if (known !== undefined) return known(response);

@@ -1,5 +1,6 @@
 // `destination`'s options, resolved once: a bad one is a TypeError when it is made.
 
+import { isUnset } from '../core/option-off.js';
 import type { DestinationOptions } from './types.js';
 
 /**
@@ -73,7 +74,7 @@ const KNOWN: ReadonlySet<string> = new Set([
 ]);
 
 export function resolveOptions(given: DestinationOptions | null | undefined): ResolvedOptions {
-  if (given !== undefined && given !== null && typeof given !== 'object') {
+  if (!isUnset(given) && typeof given !== 'object') {
     throw new TypeError('argument options must be an object');
   }
   const options = given ?? {};

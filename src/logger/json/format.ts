@@ -13,7 +13,12 @@
 import { currentLine, inOwnLine } from '../core/line.js';
 import { DEFAULT_POLICY, type RedactPolicy } from '../core/redact.js';
 import { policyOfTokens, rawTokensFor } from '../core/redacting-registry.js';
-import { rawTokenRegistry, registryVersion, tokenRegistry } from '../core/token-registry.js';
+import {
+  isBuiltinDefinition,
+  rawTokenRegistry,
+  registryVersion,
+  tokenRegistry,
+} from '../core/token-registry.js';
 import { builtinTokens } from '../core/tokens.js';
 import { warnOncePerKey } from '../core/warnings.js';
 import {
@@ -135,9 +140,7 @@ const NUMERIC_TOKENS: Readonly<Record<string, (value: unknown) => number | undef
 
 function conversionOf(part: TokenPart): ((value: unknown) => unknown) | undefined {
   // A token the application replaced keeps whatever type its function returns.
-  if ((rawTokenRegistry as Record<string, unknown>)[part.name] !== builtinTokens[part.name]) {
-    return undefined;
-  }
+  if (!isBuiltinDefinition(part.name)) return undefined;
   if (part.name === 'req' || part.name === 'res') {
     return part.arg !== undefined && SIZE_HEADERS.has(part.arg.toLowerCase())
       ? integerOf
@@ -270,13 +273,10 @@ class FieldList {
   }
 }
 
-/** Whether the registry still holds the built-in token of that name. */
-function stillBuiltin(name: string): boolean {
-  return (rawTokenRegistry as Record<string, unknown>)[name] === builtinTokens[name];
-}
-
 function tokenText(node: Node & { kind: 'token' }, tokens: Tokens, policy: RedactPolicy): TextFn {
-  const direct = stillBuiltin(node.part.name) ? builtinJsonText(node.part, policy) : undefined;
+  const direct = isBuiltinDefinition(node.part.name)
+    ? builtinJsonText(node.part, policy)
+    : undefined;
   if (direct !== undefined) return direct;
   const read = tokenReader(tokens, node.part);
   return (req, res) => encodeJsonValue(read(req, res));
@@ -411,7 +411,7 @@ const specs = new WeakMap<Function, JsonSpec>();
 function presetLineFor(spec: JsonSpec, policy: RedactPolicy): OpenLine | undefined {
   const { presetLine, tokenNames } = spec;
   if (presetLine === undefined || tokenNames === undefined) return undefined;
-  return tokenNames.every(stillBuiltin) ? presetLine(policy) : undefined;
+  return tokenNames.every(isBuiltinDefinition) ? presetLine(policy) : undefined;
 }
 
 /**

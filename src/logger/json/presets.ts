@@ -346,148 +346,214 @@ function levelOfCode(code: number | undefined): Level {
  * the path and the query apart took three tests.
  */
 function presetLine(layout: PresetLayout): (policy: RedactPolicy) => OpenLine {
-  const { time, afterMessage, duration: durationKey, durationText } = layout;
-  const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}"`;
-  const levels = {
-    trace: levelAndKeys(LEVEL_TEXT.trace),
-    debug: levelAndKeys(LEVEL_TEXT.debug),
-    info: levelAndKeys(LEVEL_TEXT.info),
-    warn: levelAndKeys(LEVEL_TEXT.warn),
-    error: levelAndKeys(LEVEL_TEXT.error),
-    fatal: levelAndKeys(LEVEL_TEXT.fatal),
-  };
-  const [method, path, query, address, agent, errorType, errorMessage] = [
-    layout.method,
-    layout.path,
-    layout.query,
-    layout.address,
-    layout.agent,
-    layout.errorType,
-    layout.errorMessage,
-  ].map((key) => `${key}"`) as [string, string, string, string, string, string, string];
-  // After the message, which they close: ecs's constant fields, then the method's.
-  const afterText = `"${afterMessage}`;
-  const methods = PLAIN_METHODS.map((name) => ({
-    word: `${name} `,
-    field: `${afterText}${method}${name}"`,
-  }));
-  const statusFields = STATUS_WORDS.map((word) => `${layout.status}${word.slice(1)}`);
-  const statusFieldsAfterString = statusFields.map((field) => `"${field}`);
-  const { version } = layout;
-  // The version 1.1 field: [string open before it] [the line ends with it].
-  const version11 = [
-    `${version}"1.1"`,
-    `"${version}"1.1"`,
-    `${version}"1.1"}`,
-    `"${version}"1.1"}`,
-  ];
-  const traceOpen = `${layout.trace}"`;
-  const spanOpen = `"${layout.span}"`;
-  const flagsOpen = `"${layout.flags}"`;
+  const text = presetTextOf(layout);
   return (policy) => {
-    const hint = targetHint(policy, NEEDS_ESCAPE_CLASS);
-    const route = layout.route === undefined ? undefined : reader(policy, 'route');
-    const id = reader(policy, 'request-id');
-    const trace = reader(policy, 'trace-id');
-    /** The line from the client on: address, user agent, version, route, request id, trace. */
-    const tail = (from: string, req: LogRequest, res: LogResponse, close: string): string => {
-      let line = from;
-      let open = false;
-      const addressValue = remoteAddress(req, res);
-      if (typeof addressValue === 'string' && addressValue !== '') {
-        line += `${address}${encodeInner(addressValue)}`;
-        open = true;
-      }
-      const agentValue = req.headers['user-agent'];
-      if (typeof agentValue === 'string' && agentValue !== '') {
-        line += `${open ? `"${agent}` : agent}${encodeInner(agentValue)}`;
-        open = true;
-      }
-      const routeText = route === undefined ? undefined : route(req, res);
-      const idText = id(req, res);
-      // A span's ids were checked as hex when read: written as they are.
-      const ids = spanOf(req);
-      const traceText = ids === undefined ? trace(req, res) : undefined;
-      const ends = routeText === undefined && idText === undefined && traceText === undefined;
-      const { httpVersionMajor: major, httpVersionMinor: minor } = req;
-      if (major === 1 && minor === 1) {
-        if (ends && ids === undefined) {
-          // The usual line's end, closed with its version when nothing is added after.
-          return close === '}'
-            ? line + version11[(open ? 1 : 0) + 2]
-            : `${line}${version11[open ? 1 : 0]}${close}`;
-        }
-        line += version11[open ? 1 : 0];
-      } else {
-        line += `${open ? '"' : ''}${version}"${layout.versionText(major, minor)}"`;
-      }
-      if (routeText !== undefined) line += (layout.route as string) + routeText;
-      line = withField(line, layout.id, idText);
-      if (ids === undefined) return `${withField(line, layout.trace, traceText)}${close}`;
-      line += `${traceOpen}${ids.traceId}${spanOpen}${ids.spanId}`;
-      return layout.flags === undefined
-        ? `${line}"${close}`
-        : `${line}${flagsOpen}${traceFlagsText(ids.traceFlags)}"${close}`;
+    const readers: PolicyReaders = {
+      policy,
+      hint: targetHint(policy, NEEDS_ESCAPE_CLASS),
+      route: layout.route === undefined ? undefined : reader(policy, 'route'),
+      id: reader(policy, 'request-id'),
+      trace: reader(policy, 'trace-id'),
     };
-    return (req, res, close) => {
-      const url = fullUrl(req);
-      // Nothing to mask or escape in the path and the query: both written as they are.
-      const plain = typeof url === 'string' && !hint.test(url);
-      let pathValue: string | undefined;
-      let queryValue: string | undefined;
-      if (plain && url.charCodeAt(0) === SLASH) {
-        // An origin-form target (`/p?q`), as nearly every request has: one search for `?`.
-        const at = url.indexOf('?');
-        pathValue = at === -1 ? url : url.slice(0, at);
-        queryValue = at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
-      } else {
-        pathValue = pathOf(url);
-        queryValue = plain ? plainQuery(url as string) : queryOf(url, policy);
-      }
-      const pathInner = plain ? (pathValue as string) : encodeInner(`${pathValue}`);
-      const m = req.method;
-      const known = methods[plainMethod(m)];
-      const methodInner = known === undefined ? encodeInner(`${m}`) : '';
-      const code = statusCodeOf(res);
-      const ms = lineDuration(req, res);
-      const coded = typeof code === 'number';
-      // The message (`GET /p 200 1.2 ms`), then the fields after it up to the method's.
-      const methodWord = known === undefined ? `${methodInner} ` : known.word;
-      const statusWord =
-        code === undefined ? ' (no response)' : (coded && STATUS_WORDS[code]) || ` ${code}`;
-      const methodField =
-        known !== undefined
-          ? known.field
-          : typeof m === 'string' && m !== ''
-            ? `${afterText}${method}${methodInner}"`
-            : afterText;
-      let line = `${time}${isoNowJson()}${levels[levelOfCode(code)]}${methodWord}${pathInner}${statusWord}${durationWords(ms)}${methodField}`;
-      let open = false;
-      if (pathValue !== undefined && pathValue !== '') {
-        line += `${path}${pathInner}`;
-        open = true;
-      }
-      if (typeof queryValue === 'string' && queryValue !== '') {
-        line += `${open ? `"${query}` : query}${plain ? queryValue : encodeInner(queryValue)}`;
-        open = true;
-      }
-      if (code !== undefined) {
-        line +=
-          (coded && (open ? statusFieldsAfterString[code] : statusFields[code])) ||
-          `${open ? '"' : ''}${layout.status}${code}`;
-      } else if (open) {
-        line += '"';
-      }
-      const failure = failureOf(req);
-      if (failure !== undefined) {
-        line = withString(line, errorType, errorTypeOf(failure));
-        line = withString(line, errorMessage, errorMessageOf(failure));
-      }
-      line = withField(line, layout.size, sizeText(req, res));
-      if (ms !== undefined) line = withField(line, durationKey, durationText(ms));
-      return tail(line, req, res, close);
-    };
+    return (req, res, close) =>
+      presetTail(text, readers, presetHead(text, readers, req, res), req, res, close);
   };
+}
+
+/** A preset's constant text, joined once per preset (see `presetLine`). */
+interface PresetText {
+  readonly layout: PresetLayout;
+  /** The level's field with the keys around it, up to the message's opening quote. */
+  readonly levels: Readonly<Record<Level, string>>;
+  /** Each string field's key with its opening quote. */
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly address: string;
+  readonly agent: string;
+  readonly errorType: string;
+  readonly errorMessage: string;
+  /** What closes the message: its quote, then ecs's constant fields. */
+  readonly afterText: string;
+  /** A usual method: its word in the message, and the fields after the message up to its own. */
+  readonly methods: readonly { readonly word: string; readonly field: string }[];
+  /** A status code's field by code, and the same after a string field (its quote first). */
+  readonly statusFields: readonly string[];
+  readonly statusFieldsAfterString: readonly string[];
+  /** The version 1.1 field: [string open before it] [the line ends with it]. */
+  readonly version11: readonly string[];
+  readonly traceOpen: string;
+  readonly spanOpen: string;
+  readonly flagsOpen: string;
+}
+
+function presetTextOf(layout: PresetLayout): PresetText {
+  const levelAndKeys = (text: string) => `${layout.level}${text}${layout.message}"`;
+  const quoted = (key: string) => `${key}"`;
+  const afterText = `"${layout.afterMessage}`;
+  const method = quoted(layout.method);
+  const statusFields = STATUS_WORDS.map((word) => `${layout.status}${word.slice(1)}`);
+  const { version } = layout;
+  return {
+    layout,
+    levels: {
+      trace: levelAndKeys(LEVEL_TEXT.trace),
+      debug: levelAndKeys(LEVEL_TEXT.debug),
+      info: levelAndKeys(LEVEL_TEXT.info),
+      warn: levelAndKeys(LEVEL_TEXT.warn),
+      error: levelAndKeys(LEVEL_TEXT.error),
+      fatal: levelAndKeys(LEVEL_TEXT.fatal),
+    },
+    method,
+    path: quoted(layout.path),
+    query: quoted(layout.query),
+    address: quoted(layout.address),
+    agent: quoted(layout.agent),
+    errorType: quoted(layout.errorType),
+    errorMessage: quoted(layout.errorMessage),
+    afterText,
+    methods: PLAIN_METHODS.map((name) => ({
+      word: `${name} `,
+      field: `${afterText}${method}${name}"`,
+    })),
+    statusFields,
+    statusFieldsAfterString: statusFields.map((field) => `"${field}`),
+    version11: [`${version}"1.1"`, `"${version}"1.1"`, `${version}"1.1"}`, `"${version}"1.1"}`],
+    traceOpen: `${layout.trace}"`,
+    spanOpen: `"${layout.span}"`,
+    flagsOpen: `"${layout.flags}"`,
+  };
+}
+
+/** What a preset's line reads by one redaction policy, made once per policy. */
+interface PolicyReaders {
+  readonly policy: RedactPolicy;
+  /** Whether a request target may hold something to mask or escape (`targetHint`). */
+  readonly hint: RegExp;
+  readonly route: TextFn | undefined;
+  readonly id: TextFn;
+  readonly trace: TextFn;
+}
+
+/**
+ * The line up to the client's fields: time, level, message, method, path, query, status,
+ * error, size and duration.
+ */
+function presetHead(
+  text: PresetText,
+  readers: PolicyReaders,
+  req: LogRequest,
+  res: LogResponse,
+): string {
+  const { layout } = text;
+  const url = fullUrl(req);
+  // Nothing to mask or escape in the path and the query: both written as they are.
+  const plain = typeof url === 'string' && !readers.hint.test(url);
+  let pathValue: string | undefined;
+  let queryValue: string | undefined;
+  if (plain && url.charCodeAt(0) === SLASH) {
+    // An origin-form target (`/p?q`), as nearly every request has: one search for `?`.
+    const at = url.indexOf('?');
+    pathValue = at === -1 ? url : url.slice(0, at);
+    queryValue = at === -1 || at === url.length - 1 ? undefined : url.slice(at + 1);
+  } else {
+    pathValue = pathOf(url);
+    queryValue = plain ? plainQuery(url as string) : queryOf(url, readers.policy);
+  }
+  const pathInner = plain ? (pathValue as string) : encodeInner(`${pathValue}`);
+  const m = req.method;
+  const known = text.methods[plainMethod(m)];
+  const methodInner = known === undefined ? encodeInner(`${m}`) : '';
+  const code = statusCodeOf(res);
+  const ms = lineDuration(req, res);
+  const coded = typeof code === 'number';
+  // The message (`GET /p 200 1.2 ms`), then the fields after it up to the method's.
+  const methodWord = known === undefined ? `${methodInner} ` : known.word;
+  const statusWord =
+    code === undefined ? ' (no response)' : (coded && STATUS_WORDS[code]) || ` ${code}`;
+  const methodField =
+    known !== undefined
+      ? known.field
+      : typeof m === 'string' && m !== ''
+        ? `${text.afterText}${text.method}${methodInner}"`
+        : text.afterText;
+  let line = `${layout.time}${isoNowJson()}${text.levels[levelOfCode(code)]}${methodWord}${pathInner}${statusWord}${durationWords(ms)}${methodField}`;
+  let open = false;
+  if (pathValue !== undefined && pathValue !== '') {
+    line += `${text.path}${pathInner}`;
+    open = true;
+  }
+  if (typeof queryValue === 'string' && queryValue !== '') {
+    line += `${open ? `"${text.query}` : text.query}${plain ? queryValue : encodeInner(queryValue)}`;
+    open = true;
+  }
+  if (code !== undefined) {
+    line +=
+      (coded && (open ? text.statusFieldsAfterString[code] : text.statusFields[code])) ||
+      `${open ? '"' : ''}${layout.status}${code}`;
+  } else if (open) {
+    line += '"';
+  }
+  const failure = failureOf(req);
+  if (failure !== undefined) {
+    line = withString(line, text.errorType, errorTypeOf(failure));
+    line = withString(line, text.errorMessage, errorMessageOf(failure));
+  }
+  line = withField(line, layout.size, sizeText(req, res));
+  if (ms !== undefined) line = withField(line, layout.duration, layout.durationText(ms));
+  return line;
+}
+
+/**
+ * The line from the client on, after `from` (its head): address, user agent, version, route,
+ * request id, trace; closed with `close`.
+ */
+function presetTail(
+  text: PresetText,
+  readers: PolicyReaders,
+  from: string,
+  req: LogRequest,
+  res: LogResponse,
+  close: string,
+): string {
+  const { layout, version11 } = text;
+  let line = from;
+  let open = false;
+  const addressValue = remoteAddress(req, res);
+  if (typeof addressValue === 'string' && addressValue !== '') {
+    line += `${text.address}${encodeInner(addressValue)}`;
+    open = true;
+  }
+  const agentValue = req.headers['user-agent'];
+  if (typeof agentValue === 'string' && agentValue !== '') {
+    line += `${open ? `"${text.agent}` : text.agent}${encodeInner(agentValue)}`;
+    open = true;
+  }
+  const routeText = readers.route === undefined ? undefined : readers.route(req, res);
+  const idText = readers.id(req, res);
+  // A span's ids were checked as hex when read: written as they are.
+  const ids = spanOf(req);
+  const traceText = ids === undefined ? readers.trace(req, res) : undefined;
+  const ends = routeText === undefined && idText === undefined && traceText === undefined;
+  const { httpVersionMajor: major, httpVersionMinor: minor } = req;
+  if (major === 1 && minor === 1) {
+    if (ends && ids === undefined) {
+      // The usual line's end, closed with its version when nothing is added after.
+      return close === '}'
+        ? line + version11[(open ? 1 : 0) + 2]
+        : `${line}${version11[open ? 1 : 0]}${close}`;
+    }
+    line += version11[open ? 1 : 0];
+  } else {
+    line += `${open ? '"' : ''}${layout.version}"${layout.versionText(major, minor)}"`;
+  }
+  if (routeText !== undefined) line += (layout.route as string) + routeText;
+  line = withField(line, layout.id, idText);
+  if (ids === undefined) return `${withField(line, layout.trace, traceText)}${close}`;
+  line += `${text.traceOpen}${ids.traceId}${text.spanOpen}${ids.spanId}`;
+  return layout.flags === undefined
+    ? `${line}"${close}`
+    : `${line}${text.flagsOpen}${traceFlagsText(ids.traceFlags)}"${close}`;
 }
 
 const SLASH = 0x2f;

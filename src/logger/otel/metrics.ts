@@ -23,8 +23,9 @@
 // reported once and never fails the request.
 
 import { failureOf } from '../../failures.js';
+import { reportedSize } from '../../http-facts.js';
 import { loadOptionalPeer } from '../../optional-peer.js';
-import { bodyBytes } from '../core/body-bytes.js';
+import { bodyBytes, wholeBodyHandedOn } from '../core/body-bytes.js';
 import type { Exchange } from '../core/exchange.js';
 import { errorTypeOf } from '../core/failure.js';
 import { isOff } from '../core/option-off.js';
@@ -308,17 +309,11 @@ function errorTypeAttribute(
   res: LogResponse,
   status: number | undefined,
 ): string | undefined {
-  const finished = res.writableEnded && status !== undefined && delivered(res);
+  const finished = res.writableEnded && status !== undefined && wholeBodyHandedOn(res);
   if (finished && status < 500) return undefined;
   const failure = failureOf(req);
   if (failure !== undefined) return errorTypeOf(failure);
   return finished ? String(status) : ABORTED;
-}
-
-/** Whether the whole response was handed to the connection. */
-function delivered(res: LogResponse): boolean {
-  const finished = (res as { writableFinished?: unknown }).writableFinished;
-  return typeof finished === 'boolean' ? finished : res.writableEnded;
 }
 
 /**
@@ -331,10 +326,7 @@ function delivered(res: LogResponse): boolean {
 function requestBodySize(req: LogRequest): number | undefined {
   const headers = req.headers;
   const length = headers['content-length'];
-  if (typeof length === 'string') {
-    const n = Number(length);
-    return length !== '' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-  }
+  if (typeof length === 'string') return reportedSize(length);
   if (req.httpVersionMajor >= 2 || headers['transfer-encoding'] !== undefined) return undefined;
   if ((req as { request?: unknown }).request === undefined) return 0;
   return req.method === 'GET' || req.method === 'HEAD' ? 0 : undefined;
