@@ -126,13 +126,12 @@ export function mayHoldPrototypeKey(text: string): boolean {
  * `Buffer` searches in JavaScript.
  */
 const SCANS_BYTES = 'Bun' in globalThis;
-const PROTO = Buffer.from('proto');
-const ESCAPE = Buffer.from('\\u');
 
 /** mayHoldPrototypeKey, the names looked for in the bytes of a UTF-8 text (SCANS_BYTES). */
 export function bytesMayHoldPrototypeKey(bytes: Buffer, text: string): boolean {
-  if (bytes.includes(PROTO)) return true;
-  return bytes.includes(ESCAPE) && ESCAPED_NAME_CHAR.test(text);
+  // Strings, not Buffers made at load: loading reads no global (test/package/jsdom-load).
+  if (bytes.includes('proto')) return true;
+  return bytes.includes('\\u') && ESCAPED_NAME_CHAR.test(text);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
