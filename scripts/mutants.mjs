@@ -329,7 +329,7 @@ export const mutants = [
   parsers(
     'json: constructor keys not looked for',
     'src/parsers/json.ts',
-    "const PROTOTYPE_NAME = 'Bun' in globalThis ? /__proto__|prototype/ : /proto/;",
+    'const PROTOTYPE_NAME = ON_BUN ? /__proto__|prototype/ : /proto/;',
     'const PROTOTYPE_NAME = /__proto__/;',
   ),
   parsers(
@@ -1239,7 +1239,7 @@ export const mutants = [
   hostile(
     'web: the signal not listened to off Bun',
     WEB,
-    "const LISTENS_TO_SIGNAL = !('Bun' in globalThis);",
+    'const LISTENS_TO_SIGNAL = !ON_BUN;',
     'const LISTENS_TO_SIGNAL = false;',
     ['test/web/plain-request'],
   ),

@@ -1,6 +1,6 @@
 // A Web Request's abort signal, as both doors may read it (the parsers' `read`, fetchLogger).
 
-const onDeno = 'Deno' in globalThis;
+import { ON_DENO } from './runtime.js';
 
 /**
  * The request's abort signal, except on Deno: there, reading `request.signal` of a request
@@ -11,5 +11,5 @@ const onDeno = 'Deno' in globalThis;
  * whose body the application made (an aborted `fetch` being proxied).
  */
 export function requestSignal<S>(request: { readonly signal?: S }): S | undefined {
-  return onDeno ? undefined : request.signal;
+  return ON_DENO ? undefined : request.signal;
 }

@@ -2,6 +2,7 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import iconv from 'iconv-lite';
+import { ON_DENO } from '../runtime.js';
 import type { TextStream } from './gather.js';
 
 /** Whether a parser accepts a charset (already lower-cased); null: the parser reads bytes. */
@@ -51,7 +52,7 @@ export function stripBom(text: string): string {
  * fastest. Both give U+FFFD for bytes that are not UTF-8, as the Encoding Standard says.
  */
 const utf8 = ((): ((bytes: Buffer) => string) => {
-  if (!('Deno' in globalThis)) return (bytes) => bytes.toString('utf8');
+  if (!ON_DENO) return (bytes) => bytes.toString('utf8');
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   return (bytes) => decoder.decode(bytes);
 })();

@@ -13,7 +13,7 @@
 // its own.
 
 import { keepAlive } from '../background-timer.js';
-import { onWorkerd } from '../workerd.js';
+import { onWorkerd } from '../runtime.js';
 
 /** A read bounded in time, as the bound sees it. */
 export interface BoundedRead {

@@ -17,8 +17,7 @@
 // Request, and Bun keeps its bodies where JavaScript cannot tell one kind from another.
 
 import { symbolValue } from '../own-symbol.js';
-
-const onDeno = 'Deno' in globalThis;
+import { ON_DENO } from '../runtime.js';
 
 /** The runtime's whole-body read of a held body. */
 export interface HeldRequest {
@@ -27,7 +26,7 @@ export interface HeldRequest {
 
 /** Whether the runtime holds this Request's body whole in memory, not yet read (see above). */
 export function heldWhole(request: object): request is HeldRequest {
-  if (!onDeno || typeof (request as Partial<HeldRequest>).bytes !== 'function') return false;
+  if (!ON_DENO || typeof (request as Partial<HeldRequest>).bytes !== 'function') return false;
   const inner = symbolValue(request, 'request') as { body?: unknown } | undefined;
   const body = typeof inner === 'object' && inner !== null ? inner.body : undefined;
   const held = (body as { streamOrStatic?: unknown } | null | undefined)?.streamOrStatic;

@@ -31,6 +31,7 @@ import type { Transform } from 'node:stream';
 import { createError, type HttpwareError } from '../errors.js';
 import { contentLengthOf } from '../http-facts.js';
 import { requestSignal } from '../request-signal.js';
+import { ON_BUN } from '../runtime.js';
 import { Blocks, STAGE_BYTES } from './gather.js';
 import { type HeldRequest, heldWhole } from './held-body.js';
 import type { Coding } from './inflate.js';
@@ -110,7 +111,7 @@ export function readWebBody(request: WebRequest, pipeline: WebPipeline): Promise
  * body there. A signal already aborted is still refused on Bun; one that aborts mid-body on a
  * Request the application made is seen when its body errors, or at `bodyTimeout`.
  */
-const LISTENS_TO_SIGNAL = !('Bun' in globalThis);
+const LISTENS_TO_SIGNAL = !ON_BUN;
 
 function unreadable(
   request: WebRequest,
@@ -414,7 +415,7 @@ function cancel(reader: Reader): void {
  * a small typed array keeps its bytes in the garbage-collected heap, and reading its `buffer`
  * moves them out, about 0.25 µs where copying 100 bytes costs 0.04. Elsewhere `buffer` is free.
  */
-const COPIED_BELOW = 'Bun' in globalThis ? 1024 : 0;
+const COPIED_BELOW = ON_BUN ? 1024 : 0;
 
 /** A chunk as a Buffer (a view of it, or a copy when small: COPIED_BELOW); null if not bytes. */
 function bytesOf(value: unknown): Buffer | null {

@@ -6,7 +6,7 @@
 // `server`, Deno's `info`), so a runtime is recognised without reading a global per request;
 // the one global, workerd's user agent, is read once, when first needed.
 
-import { onWorkerd } from '../../workerd.js';
+import { onWorkerd } from '../../runtime.js';
 
 /** What an adapter on Node hands over of Node's own request (its version, its socket). */
 export interface NodeRequest {
